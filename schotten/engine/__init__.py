@@ -1,0 +1,36 @@
+"""The rules engine of Schotten Totten: pure Python, standard library only.
+
+Start with ``GameState.new(Settings.of("tactics"), seed=7)``, list
+``state.legal_actions()`` and play them with ``state.apply("7b@3")``.
+"""
+
+from .actions import ACTIONS, NUM_ACTIONS, Action, Kind, parse_action
+from .cards import card_name, card_str, parse_card
+from .errors import IllegalActionError, NotationError, RecordError, SchottenError
+from .explain import Proof, prove, why_illegal
+from .state import VARIANTS, GameState, MatchResult, Outcome, Phase, Reason, Settings
+
+__all__ = [
+    "ACTIONS",
+    "NUM_ACTIONS",
+    "VARIANTS",
+    "Action",
+    "GameState",
+    "IllegalActionError",
+    "Kind",
+    "MatchResult",
+    "NotationError",
+    "Outcome",
+    "Phase",
+    "Proof",
+    "Reason",
+    "RecordError",
+    "SchottenError",
+    "Settings",
+    "card_name",
+    "card_str",
+    "parse_action",
+    "parse_card",
+    "prove",
+    "why_illegal",
+]

@@ -1,0 +1,177 @@
+"""Explanations: the claim proof in words (R5) and why an action is not legal now.
+
+Everything here reads only what both players may know (R10.1): the board, the
+discard piles and the mask of unseen clan cards. An explanation never says where
+an unseen card is (a hand or the deck), so it is safe to show either player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, Kind
+from .cards import (
+    BLUFF,
+    JOKER,
+    MODE_BLUFF,
+    MUD,
+    NUM_CLAN,
+    NUM_STONES,
+    RUSES,
+    TACTIC_NAMES,
+    card_name,
+    card_str,
+)
+from .formations import Formation, best_formation, describe
+from .state import GameState, Phase
+
+PHASE_TASKS: dict[Phase, str] = {
+    Phase.PLAY: "play a card (or pass if none can be played)",
+    Phase.CLAIM: "claim stones or say done",
+    Phase.DRAW: "draw from the clan or the tactic deck",
+    Phase.STRATEGIST_TAKE: "take one of your cards from an unclaimed stone (Strategist)",
+    Phase.STRATEGIST_PLACE: "put the taken card on another stone or discard it (Strategist)",
+    Phase.BANSHEE: "banish one of your opponent's cards from an unclaimed stone (Banshee)",
+    Phase.TRAITOR_TAKE: "take one of your opponent's clan cards from an unclaimed stone (Traitor)",
+    Phase.TRAITOR_PLACE: "put the taken card on your side of a stone (Traitor)",
+    Phase.RECRUIT_DRAW: "draw from the clan or the tactic deck (Recruiter)",
+    Phase.RECRUIT_RETURN: "put a card from your hand under its deck (Recruiter)",
+    Phase.OVER: "nothing: the game is over",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """The claim proof for one seat and stone: whether it holds and why, in words.
+
+    ``needed`` lists the unseen clan cards a refuting completion would need.
+    """
+
+    stone: int
+    seat: int
+    holds: bool
+    reason: str
+    needed: tuple[int, ...] = ()
+
+
+def _side_cards(state: GameState, seat: int, stone: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    side = state.sides[seat][stone]
+    return tuple(c for c in side if c < NUM_CLAN), tuple(c for c in side if c >= NUM_CLAN)
+
+
+def _formation_text(state: GameState, stone: int, clan: tuple[int, ...], found: Formation,
+                    wild: tuple[int, ...]) -> str:
+    bluff = bool(state.modes[stone] & MODE_BLUFF)
+    cards = clan + found.added + found.wild_as
+    text = describe(found.strength, cards, bluff)
+    roles = [f"{TACTIC_NAMES[w]} as {card_name(c)}" for w, c in zip(wild, found.wild_as, strict=True)]
+    return text + (f" ({', '.join(roles)})" if roles else "")
+
+
+def _side_text(state: GameState, seat: int, stone: int) -> str:
+    clan, wild = _side_cards(state, seat, stone)
+    found = best_formation(clan, wild, state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF), 0)
+    assert found is not None
+    return _formation_text(state, stone, clan, found, wild)
+
+
+def prove(state: GameState, seat: int, stone: int) -> Proof:
+    """Whether ``seat`` may claim ``stone`` now (R5), with the reason in words."""
+    name = f"stone {stone + 1}"
+    if not 0 <= stone < NUM_STONES:
+        return Proof(stone, seat, False, f"there is no stone {stone + 1}: stones are 1 to 9")
+    if state.owner[stone] >= 0:
+        who = "you" if state.owner[stone] == seat else "your opponent"
+        return Proof(stone, seat, False, f"{name} is already claimed by {who} (R5.3)")
+    size = state.capacity(stone)
+    held = len(state.sides[seat][stone])
+    if held < size:
+        return Proof(stone, seat, False, f"your side of {name} holds {held} of {size} cards (R5)")
+    mine = _side_text(state, seat, stone)
+    if state.is_complete(1 - seat, stone):
+        return _compare(state, seat, stone, mine)
+    return _prove_incomplete(state, seat, stone, mine)
+
+
+def _compare(state: GameState, seat: int, stone: int, mine: str) -> Proof:
+    theirs = _side_text(state, 1 - seat, stone)
+    if state.beats(seat, stone):
+        if state.strength(seat, stone) == state.strength(1 - seat, stone):
+            why = f"your {mine} ties their {theirs} and you completed first (R4.6)"
+        else:
+            why = f"your {mine} beats their {theirs} (R5.1)"
+        return Proof(stone, seat, True, why)
+    if state.strength(seat, stone) == state.strength(1 - seat, stone):
+        why = f"your {mine} ties their {theirs} but they completed first (R4.6)"
+    else:
+        why = f"their {theirs} beats your {mine} (R4)"
+    return Proof(stone, seat, False, why)
+
+
+def _prove_incomplete(state: GameState, seat: int, stone: int, mine: str) -> Proof:
+    clan, wild = _side_cards(state, 1 - seat, stone)
+    size, bluff = state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF)
+    found = best_formation(clan, wild, size, bluff, state.pool, state.strength(seat, stone))
+    if found is not None:
+        text = _formation_text(state, stone, clan, found, wild)
+        missing = " and ".join(card_name(c) for c in found.added)
+        seen = "are" if len(found.added) > 1 else "is"
+        why = f"their side can still make {text}, which beats your {mine}"
+        if missing:
+            why += f": {missing} {seen} not visible yet (R5.2)"
+        return Proof(stone, seat, False, why + ("" if missing else " (R5.2)"), found.added)
+    best = best_formation(clan, wild, size, bluff, state.pool)
+    if best is None:
+        why = (f"your {mine} wins: their side cannot be completed, too few clan cards "
+               f"remain unseen (R5.2)")
+    else:
+        text = _formation_text(state, stone, clan, best, wild)
+        why = (f"your {mine} cannot be beaten: the best their side can still make is "
+               f"{text} (R5.2)")
+    return Proof(stone, seat, True, why)
+
+
+def why_illegal(state: GameState, action: Action) -> str:
+    """A sentence saying why ``action`` is not legal now, naming the rule where one applies."""
+    if state.phase == Phase.OVER:
+        return "the game is over: no action is legal"
+    task = PHASE_TASKS[state.phase]
+    if action.kind == Kind.CLAIM and state.phase in (Phase.PLAY, Phase.CLAIM):
+        return _why_not_claim(state, action.stone)
+    if action.kind in (Kind.PLAY, Kind.RUSE) and state.phase == Phase.PLAY:
+        return _why_not_play(state, action.card, action.stone)
+    if action.kind == Kind.PASS and state.phase == Phase.PLAY:
+        return "you may not pass while you can play a card (R3.2)"
+    if action.kind == Kind.RETURN and state.phase == Phase.RECRUIT_RETURN:
+        return f"you have no {card_str(action.card)} in your hand"
+    if action.kind in (Kind.TAKE, Kind.BANISH, Kind.PLACE):
+        return f"{action} is not a legal choice now: you must {task}"
+    return f"{action} is not legal now: you must {task}"
+
+
+def _why_not_claim(state: GameState, stone: int) -> str:
+    if state.settings.expert and state.phase == Phase.PLAY:
+        return "in the expert variant stones are claimed only at the start of your turn (R8.1)"
+    if state.phase == Phase.PLAY:
+        return "claim after playing a card: play (or pass) first (R3.3)"
+    return f"you cannot claim stone {stone + 1}: {prove(state, state.turn, stone).reason}"
+
+
+def _why_not_play(state: GameState, card: int, stone: int) -> str:
+    seat = state.turn
+    if card not in state.hands[seat]:
+        return f"you have no {card_str(card)} in your hand"
+    if card >= NUM_CLAN and state.tactics_played[seat] > state.tactics_played[1 - seat]:
+        return ("you have played one tactic card more than your opponent: wait until they "
+                "play one (R7.2)")
+    if card in RUSES:
+        return f"the {TACTIC_NAMES[card]} has nothing to act on now (R7.11)"
+    where = f"stone {stone + 1}"
+    if state.owner[stone] >= 0:
+        return f"{where} is claimed: no card may be played on it (R5.3)"
+    if card == JOKER and any(JOKER in side for side in state.sides[seat]):
+        return "you already have a Joker on your side of the border (R7.3)"
+    if card >= BLUFF:
+        assert card <= MUD
+        return f"{where} already has {TACTIC_NAMES[card]}"
+    return f"your side of {where} is full ({state.capacity(stone)} cards) (R3.1)"

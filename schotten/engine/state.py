@@ -1,0 +1,693 @@
+"""The game state and its rules: a whole match of one or more rounds (R2-R9).
+
+A game is ``(settings, seed, actions)``: ``GameState.new(settings, seed)`` deals
+the first round from the seed and ``apply`` plays actions one at a time. All
+randomness comes from the seed (R2.4), so replaying the same actions reaches the
+same state. ``apply`` checks legality and leaves the state unchanged on error;
+``apply_id`` is the unchecked fast path used by search.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import IntEnum
+
+from . import actions as A
+from .actions import Action, Kind
+from .cards import (
+    BANSHEE,
+    BLUFF,
+    JOKER,
+    MODE_BLUFF,
+    MODE_MUD,
+    MUD,
+    NUM_CLAN,
+    NUM_STONES,
+    STRATEGIST,
+    TACTIC_DECK,
+    TRAITOR,
+)
+from .errors import IllegalActionError, NotationError
+from .formations import best_formation, side_strength
+
+ALL_CLAN = (1 << NUM_CLAN) - 1
+VARIANTS = ("base", "tactics", "expert", "expert-base")
+
+
+class Phase(IntEnum):
+    """Which decision the player to move is making."""
+
+    PLAY = 0
+    CLAIM = 1
+    DRAW = 2
+    STRATEGIST_TAKE = 3
+    STRATEGIST_PLACE = 4
+    BANSHEE = 5
+    TRAITOR_TAKE = 6
+    TRAITOR_PLACE = 7
+    RECRUIT_DRAW = 8
+    RECRUIT_RETURN = 9
+    OVER = 10
+
+
+class Reason:
+    """Why a round ended (R6)."""
+
+    ADJACENT = "three adjacent stones"
+    FIVE = "five stones"
+    MORE_STONES = "more stones when play ran out"
+    EQUAL_STONES = "equal stones when play ran out"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What is agreed before a game: variant (R7, R8), rounds (R9.1), first player (R2.3)."""
+
+    tactics: bool = False
+    expert: bool = False
+    rounds: int = 1
+    first_player: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rounds <= 99:
+            raise ValueError(f"a match has 1 to 99 rounds, not {self.rounds}")
+        if self.first_player not in (None, 0, 1):
+            raise ValueError(f"the first player is seat 0 or 1, not {self.first_player}")
+
+    @property
+    def hand_size(self) -> int:
+        """Cards in a full hand: 6, or 7 with tactics (R2.1, R7.1)."""
+        return 7 if self.tactics else 6
+
+    @property
+    def variant(self) -> str:
+        """The variant's name: base, tactics, expert (with tactics) or expert-base."""
+        if self.expert:
+            return "expert" if self.tactics else "expert-base"
+        return "tactics" if self.tactics else "base"
+
+    @staticmethod
+    def of(variant: str, rounds: int = 1, first_player: int | None = None) -> Settings:
+        """Settings for a named variant (see ``VARIANTS``)."""
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+        tactics = variant in ("tactics", "expert")
+        return Settings(tactics, variant.startswith("expert"), rounds, first_player)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended: the winner (None for a draw), why, and who holds each stone."""
+
+    winner: int | None
+    reason: str
+    stones: tuple[int | None, ...]
+    points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """How the whole game ended (R9.3): the winner or None, the points, each round's outcome."""
+
+    winner: int | None
+    scores: tuple[int, int]
+    rounds: tuple[Outcome, ...]
+
+
+class GameState:
+    """A match in progress: the table, the hands, the decks, whose decision it is.
+
+    Seats are 0 and 1. ``sides[seat][stone]`` lists the cards on that seat's side
+    of a stone in the order played; ``owner[stone]`` is the seat that claimed it
+    or -1; ``modes[stone]`` holds MODE_BLUFF / MODE_MUD bits. Decks are drawn from
+    their end. ``pool`` is the mask of clan cards not on the board nor discarded
+    (the cards R5.2 lets the opponent still hope for).
+    """
+
+    __slots__ = (
+        "_refuted",
+        "_versions",
+        "bottom_known",
+        "claimable",
+        "clan_deck",
+        "clock",
+        "discards",
+        "first",
+        "hands",
+        "held",
+        "held_from",
+        "history",
+        "modes",
+        "outcome",
+        "owner",
+        "passes",
+        "phase",
+        "pool",
+        "recruit_draws",
+        "recruit_returns",
+        "round",
+        "round_outcomes",
+        "rounds_won",
+        "scores",
+        "seed",
+        "settings",
+        "sides",
+        "stamps",
+        "tactic_deck",
+        "tactics_played",
+        "turn",
+    )
+
+    settings: Settings
+    seed: int
+    round: int
+    first: int
+    turn: int
+    phase: Phase
+    hands: list[list[int]]
+    sides: list[list[list[int]]]
+    stamps: list[list[int]]
+    modes: list[int]
+    owner: list[int]
+    clan_deck: list[int]
+    tactic_deck: list[int]
+    discards: list[list[int]]
+    tactics_played: list[int]
+    passes: int
+    clock: int
+    pool: int
+    held: int
+    held_from: int
+    recruit_draws: int
+    recruit_returns: int
+    bottom_known: list[list[int]]
+    claimable: list[int]
+    history: list[int]
+    scores: list[int]
+    rounds_won: list[int]
+    round_outcomes: list[Outcome]
+    outcome: MatchResult | None
+    _versions: list[int]
+    _refuted: list[tuple[int, int] | None]
+
+    @classmethod
+    def new(cls, settings: Settings | None = None, seed: int = 0) -> GameState:
+        """A new game: the first round dealt from ``seed`` (R2)."""
+        state = cls.__new__(cls)
+        state.settings = settings or Settings()
+        state.seed = seed
+        state.history = []
+        state.scores = [0, 0]
+        state.rounds_won = [0, 0]
+        state.round_outcomes = []
+        state.outcome = None
+        if state.settings.first_player is None:
+            state.first = random.Random(f"{seed}/first").randrange(2)
+        else:
+            state.first = state.settings.first_player
+        state._deal(0)
+        return state
+
+    def _deal(self, round_index: int) -> None:
+        rng = random.Random(f"{self.seed}/round/{round_index}")
+        self.round = round_index
+        first = self.first if round_index % 2 == 0 else 1 - self.first
+        self.clan_deck = list(range(NUM_CLAN))
+        rng.shuffle(self.clan_deck)
+        self.tactic_deck = list(TACTIC_DECK) if self.settings.tactics else []
+        rng.shuffle(self.tactic_deck)
+        size = self.settings.hand_size
+        self.hands = [[], []]
+        for _ in range(size):
+            for seat in (first, 1 - first):
+                self.hands[seat].append(self.clan_deck.pop())
+        self.sides = [[[] for _ in range(NUM_STONES)] for _ in range(2)]
+        self.stamps = [[-1] * NUM_STONES for _ in range(2)]
+        self.modes = [0] * NUM_STONES
+        self.owner = [-1] * NUM_STONES
+        self.discards = [[], []]
+        self.tactics_played = [0, 0]
+        self.passes = 0
+        self.clock = 0
+        self.pool = ALL_CLAN
+        self.held = -1
+        self.held_from = -1
+        self.recruit_draws = 0
+        self.recruit_returns = 0
+        self.bottom_known = [[], []]
+        self.claimable = []
+        self._versions = [0] * NUM_STONES
+        self._refuted = [None] * (2 * NUM_STONES)
+        self.turn = first
+        self._start_turn()
+
+    def copy(self) -> GameState:
+        """An independent copy (fast: for search)."""
+        other = GameState.__new__(GameState)
+        other.settings = self.settings
+        other.seed = self.seed
+        other.round = self.round
+        other.first = self.first
+        other.turn = self.turn
+        other.phase = self.phase
+        other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.sides = [[s[:] for s in self.sides[0]], [s[:] for s in self.sides[1]]]
+        other.stamps = [self.stamps[0][:], self.stamps[1][:]]
+        other.modes = self.modes[:]
+        other.owner = self.owner[:]
+        other.clan_deck = self.clan_deck[:]
+        other.tactic_deck = self.tactic_deck[:]
+        other.discards = [self.discards[0][:], self.discards[1][:]]
+        other.tactics_played = self.tactics_played[:]
+        other.passes = self.passes
+        other.clock = self.clock
+        other.pool = self.pool
+        other.held = self.held
+        other.held_from = self.held_from
+        other.recruit_draws = self.recruit_draws
+        other.recruit_returns = self.recruit_returns
+        other.bottom_known = [self.bottom_known[0][:], self.bottom_known[1][:]]
+        other.claimable = self.claimable[:]
+        other.history = self.history[:]
+        other.scores = self.scores[:]
+        other.rounds_won = self.rounds_won[:]
+        other.round_outcomes = self.round_outcomes[:]
+        other.outcome = self.outcome
+        other._versions = self._versions[:]
+        other._refuted = self._refuted[:]
+        return other
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the whole game (every round) has ended."""
+        return self.phase == Phase.OVER
+
+    def capacity(self, stone: int) -> int:
+        """Cards a side of ``stone`` holds when complete: 3, or 4 under Mud Fight (R7.5)."""
+        return 4 if self.modes[stone] & MODE_MUD else 3
+
+    def is_complete(self, seat: int, stone: int) -> bool:
+        """Whether ``seat``'s side of ``stone`` holds all its cards (R4)."""
+        return len(self.sides[seat][stone]) == self.capacity(stone)
+
+    def strength(self, seat: int, stone: int) -> int:
+        """The strength of a complete side (formations.strength_of), troops at their best."""
+        return side_strength(
+            tuple(sorted(self.sides[seat][stone])),
+            self.capacity(stone),
+            bool(self.modes[stone] & MODE_BLUFF),
+        )
+
+    def beats(self, seat: int, stone: int) -> bool:
+        """Whether ``seat``'s complete side beats the opponent's complete side (R4.6, R5.1)."""
+        mine, theirs = self.strength(seat, stone), self.strength(1 - seat, stone)
+        if mine != theirs:
+            return mine > theirs
+        return self.stamps[seat][stone] < self.stamps[1 - seat][stone]
+
+    def can_claim(self, seat: int, stone: int) -> bool:
+        """Whether ``seat`` may claim ``stone`` now by R5 (ignoring whose turn it is)."""
+        if self.owner[stone] >= 0 or not self.is_complete(seat, stone):
+            return False
+        if self.is_complete(1 - seat, stone):
+            return self.beats(seat, stone)
+        key = seat * NUM_STONES + stone
+        refuted = self._refuted[key]
+        if refuted and refuted[0] == self._versions[stone] and refuted[1] & ~self.pool == 0:
+            return False
+        theirs = self.sides[1 - seat][stone]
+        beat = best_formation(
+            tuple(c for c in theirs if c < NUM_CLAN),
+            tuple(c for c in theirs if c >= NUM_CLAN),
+            self.capacity(stone),
+            bool(self.modes[stone] & MODE_BLUFF),
+            self.pool,
+            self.strength(seat, stone),
+        )
+        if beat is None:
+            return True
+        needed = 0
+        for card in beat.added:
+            needed |= 1 << card
+        self._refuted[key] = (self._versions[stone], needed)
+        return False
+
+    def claimable_stones(self, seat: int) -> list[int]:
+        """Every stone ``seat`` may claim now."""
+        return [s for s in range(NUM_STONES) if self.can_claim(seat, s)]
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of every legal action for the player to move."""
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return self._play_ids()
+        if phase == Phase.CLAIM:
+            return [A.CLAIM_BASE + s for s in self.claimable] + [A.DONE_ID]
+        if phase in (Phase.DRAW, Phase.RECRUIT_DRAW):
+            return [A.DRAW_BASE, A.DRAW_BASE + 1]
+        return self._ruse_ids(phase)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the player to move."""
+        table = A.ACTIONS
+        return [table[i] for i in self.legal_action_ids()]
+
+    def _open_stones(self, seat: int) -> list[int]:
+        side = self.sides[seat]
+        return [
+            s
+            for s in range(NUM_STONES)
+            if self.owner[s] < 0 and len(side[s]) < (4 if self.modes[s] & MODE_MUD else 3)
+        ]
+
+    def _play_ids(self) -> list[int]:
+        seat = self.turn
+        hand = self.hands[seat]
+        open_stones = self._open_stones(seat)
+        ids: list[int] = []
+        tactic_ok = self.tactics_played[seat] <= self.tactics_played[1 - seat]
+        for card in sorted(set(hand)):
+            if card < NUM_CLAN:
+                base = card * NUM_STONES
+                ids.extend([base + s for s in open_stones])
+            elif tactic_ok:
+                ids.extend(self._tactic_ids(seat, card, open_stones))
+        return ids or [A.PASS_ID]
+
+    def _tactic_ids(self, seat: int, card: int, open_stones: list[int]) -> list[int]:
+        if card <= MUD:
+            if card == JOKER and any(JOKER in side for side in self.sides[seat]):
+                return []
+            if card >= BLUFF:
+                mode = MODE_BLUFF if card == BLUFF else MODE_MUD
+                stones = [s for s in range(NUM_STONES) if self.owner[s] < 0 and not self.modes[s] & mode]
+            else:
+                stones = open_stones
+            return [card * NUM_STONES + s for s in stones]
+        return [A.ruse_id(card)] if self._ruse_has_target(seat, card, open_stones) else []
+
+    def _ruse_has_target(self, seat: int, card: int, open_stones: list[int]) -> bool:
+        unclaimed = [s for s in range(NUM_STONES) if self.owner[s] < 0]
+        mine, theirs = self.sides[seat], self.sides[1 - seat]
+        if card == STRATEGIST:
+            return any(mine[s] for s in unclaimed)
+        if card == BANSHEE:
+            return any(theirs[s] for s in unclaimed)
+        if card == TRAITOR:
+            return bool(open_stones) and any(c < NUM_CLAN for s in unclaimed for c in theirs[s])
+        return bool(self.clan_deck or self.tactic_deck)
+
+    def _ruse_ids(self, phase: Phase) -> list[int]:
+        seat = self.turn
+        unclaimed = [s for s in range(NUM_STONES) if self.owner[s] < 0]
+        if phase == Phase.STRATEGIST_TAKE:
+            return [A.take_id(c, s) for s in unclaimed for c in self.sides[seat][s]]
+        if phase == Phase.TRAITOR_TAKE:
+            return [A.take_id(c, s) for s in unclaimed for c in self.sides[1 - seat][s] if c < NUM_CLAN]
+        if phase == Phase.BANSHEE:
+            return [A.banish_id(c, s) for s in unclaimed for c in self.sides[1 - seat][s]]
+        if phase == Phase.STRATEGIST_PLACE:
+            targets = [s for s in self._open_stones(seat) if s != self.held_from]
+            return [A.place_id(s) for s in targets] + [A.DISCARD_ID]
+        if phase == Phase.TRAITOR_PLACE:
+            return [A.place_id(s) for s in self._open_stones(seat)]
+        if phase == Phase.RECRUIT_RETURN:
+            return [A.return_id(c) for c in sorted(set(self.hands[seat]))]
+        return []
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (an Action or its notation) after checking that it is legal.
+
+        Raises NotationError for malformed text and IllegalActionError, naming why,
+        for an action the rules do not allow now; the state is then unchanged.
+        """
+        if isinstance(action, str):
+            action = A.parse_action(action)
+        elif not isinstance(action, Action):
+            raise NotationError(f"an action is an Action or its notation, not {action!r}")
+        if action.id not in self.legal_action_ids():
+            raise IllegalActionError(self.why_illegal(action))
+        self.apply_id(action.id)
+
+    def why_illegal(self, action: Action) -> str:
+        """A sentence saying why ``action`` is not legal now (see ``explain.why_illegal``)."""
+        from .explain import why_illegal
+
+        return why_illegal(self, action)
+
+    def apply_id(self, action_id: int) -> None:
+        """Play the action of this id without checking it (the fast path for search)."""
+        self.history.append(action_id)
+        action = A.ACTIONS[action_id]
+        kind = action.kind
+        if kind == Kind.PLAY:
+            self._play(action.card, action.stone)
+        elif kind == Kind.CLAIM:
+            self._claim(action.stone)
+        elif kind == Kind.DONE:
+            self._claims_done()
+        elif kind == Kind.PASS:
+            self.passes += 1
+            self._after_play()
+        elif kind == Kind.DRAW:
+            self._draw_choice(action.card)
+        else:
+            self._ruse_step(action)
+
+    def _place(self, seat: int, card: int, stone: int) -> None:
+        side = self.sides[seat][stone]
+        side.append(card)
+        self._versions[stone] += 1
+        if len(side) == self.capacity(stone):
+            self.clock += 1
+            self.stamps[seat][stone] = self.clock
+
+    def _remove(self, seat: int, card: int, stone: int) -> None:
+        self.sides[seat][stone].remove(card)
+        self.stamps[seat][stone] = -1
+        self._versions[stone] += 1
+
+    def _play(self, card: int, stone: int) -> None:
+        seat = self.turn
+        self.hands[seat].remove(card)
+        self.passes = 0
+        if card < NUM_CLAN:
+            self.pool &= ~(1 << card)
+            self._place(seat, card, stone)
+        else:
+            self.tactics_played[seat] += 1
+            if card >= BLUFF:
+                self._set_mode(stone, MODE_BLUFF if card == BLUFF else MODE_MUD)
+            else:
+                self._place(seat, card, stone)
+        self._after_play()
+
+    def _set_mode(self, stone: int, mode: int) -> None:
+        self.modes[stone] |= mode
+        self._versions[stone] += 1
+        if mode == MODE_MUD:
+            self.stamps[0][stone] = self.stamps[1][stone] = -1
+
+    def _after_play(self) -> None:
+        if not self.settings.expert:
+            self.claimable = self.claimable_stones(self.turn)
+            if self.claimable:
+                self.phase = Phase.CLAIM
+                return
+        self._draw_step()
+
+    def _claim(self, stone: int) -> None:
+        seat = self.turn
+        self.owner[stone] = seat
+        self.claimable.remove(stone)
+        winner_reason = self._breakthrough(seat)
+        if winner_reason:
+            self._end_round(seat, winner_reason)
+        elif not self.claimable:
+            self._claims_done()
+
+    def _claims_done(self) -> None:
+        self.claimable = []
+        if self.settings.expert:
+            self.phase = Phase.PLAY
+        else:
+            self._draw_step()
+
+    def _breakthrough(self, seat: int) -> str:
+        owned = [o == seat for o in self.owner]
+        if any(owned[s] and owned[s + 1] and owned[s + 2] for s in range(NUM_STONES - 2)):
+            return Reason.ADJACENT
+        if sum(owned) >= 5:
+            return Reason.FIVE
+        return ""
+
+    def _draw_step(self) -> None:
+        hand = self.hands[self.turn]
+        if len(hand) < self.settings.hand_size:
+            if self.clan_deck and self.tactic_deck:
+                self.phase = Phase.DRAW
+                return
+            if self.clan_deck or self.tactic_deck:
+                self._draw(A.CLAN_DECK if self.clan_deck else A.TACTIC_DECK)
+        self._end_turn()
+
+    def _draw(self, deck: int) -> None:
+        source = self.clan_deck if deck == A.CLAN_DECK else self.tactic_deck
+        self.hands[self.turn].append(source.pop())
+        self.passes = 0
+
+    def _draw_choice(self, deck: int) -> None:
+        self._draw(deck)
+        if self.phase == Phase.RECRUIT_DRAW:
+            self.recruit_draws -= 1
+            self._recruit_continue()
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self.passes >= 2:
+            self._settle()
+            return
+        self.turn = 1 - self.turn
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        self.phase = Phase.PLAY
+        if self.settings.expert:
+            self.claimable = self.claimable_stones(self.turn)
+            if self.claimable:
+                self.phase = Phase.CLAIM
+
+    # ------------------------------------------------------------------ ruses
+
+    def _ruse_step(self, action: Action) -> None:
+        kind, seat = action.kind, self.turn
+        if kind == Kind.RUSE:
+            self._start_ruse(action.card)
+        elif kind == Kind.TAKE:
+            owner = seat if self.phase == Phase.STRATEGIST_TAKE else 1 - seat
+            self._remove(owner, action.card, action.stone)
+            self.held, self.held_from = action.card, action.stone
+            self.phase = (
+                Phase.STRATEGIST_PLACE if self.phase == Phase.STRATEGIST_TAKE else Phase.TRAITOR_PLACE
+            )
+        elif kind == Kind.PLACE:
+            self._place(seat, self.held, action.stone)
+            self._drop_held()
+        elif kind == Kind.DISCARD:
+            self.discards[seat].append(self.held)
+            self._drop_held()
+        elif kind == Kind.BANISH:
+            self._remove(1 - seat, action.card, action.stone)
+            self.discards[1 - seat].append(action.card)
+            self._after_play()
+        elif kind == Kind.RETURN:
+            self._return(action.card)
+
+    def _drop_held(self) -> None:
+        self.held = self.held_from = -1
+        self._after_play()
+
+    def _start_ruse(self, card: int) -> None:
+        seat = self.turn
+        self.hands[seat].remove(card)
+        self.tactics_played[seat] += 1
+        self.discards[seat].append(card)
+        self.passes = 0
+        if card == STRATEGIST:
+            self.phase = Phase.STRATEGIST_TAKE
+        elif card == BANSHEE:
+            self.phase = Phase.BANSHEE
+        elif card == TRAITOR:
+            self.phase = Phase.TRAITOR_TAKE
+        else:
+            self.phase = Phase.RECRUIT_DRAW
+            self.recruit_draws = 3
+            self._recruit_continue()
+
+    def _recruit_continue(self) -> None:
+        while self.recruit_draws > 0 and (self.clan_deck or self.tactic_deck):
+            if self.clan_deck and self.tactic_deck:
+                return
+            self._draw(A.CLAN_DECK if self.clan_deck else A.TACTIC_DECK)
+            self.recruit_draws -= 1
+        self.recruit_draws = 0
+        self.recruit_returns = min(2, len(self.hands[self.turn]))
+        self.phase = Phase.RECRUIT_RETURN
+        if self.recruit_returns == 0:
+            self._after_play()
+
+    def _return(self, card: int) -> None:
+        seat = self.turn
+        self.hands[seat].remove(card)
+        (self.clan_deck if card < NUM_CLAN else self.tactic_deck).insert(0, card)
+        self.bottom_known[seat].append(card)
+        self.recruit_returns -= 1
+        if self.recruit_returns == 0:
+            self._after_play()
+
+    # ------------------------------------------------------------------ end of a round
+
+    def _settle(self) -> None:
+        """R6.2: nothing can change any more; settle each stone as it stands."""
+        for stone in range(NUM_STONES):
+            if self.owner[stone] >= 0:
+                continue
+            complete = [self.is_complete(seat, stone) for seat in (0, 1)]
+            if complete[0] and complete[1]:
+                self.owner[stone] = 0 if self.beats(0, stone) else 1
+            elif complete[0] != complete[1]:
+                self.owner[stone] = 0 if complete[0] else 1
+        breaks = [self._breakthrough(seat) for seat in (0, 1)]
+        if bool(breaks[0]) != bool(breaks[1]):
+            seat = 0 if breaks[0] else 1
+            self._end_round(seat, breaks[seat])
+            return
+        counts = [self.owner.count(seat) for seat in (0, 1)]
+        if counts[0] == counts[1]:
+            self._end_round(None, Reason.EQUAL_STONES)
+        else:
+            self._end_round(0 if counts[0] > counts[1] else 1, Reason.MORE_STONES)
+
+    def _end_round(self, winner: int | None, reason: str) -> None:
+        stones = tuple(o if o >= 0 else None for o in self.owner)
+        points = [self.owner.count(seat) for seat in (0, 1)]
+        if winner is not None:
+            points[winner] = 5
+            self.rounds_won[winner] += 1
+        self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
+        self.round_outcomes.append(Outcome(winner, reason, stones, (points[0], points[1])))
+        self.claimable = []
+        if self.round + 1 < self.settings.rounds:
+            self._deal(self.round + 1)
+            return
+        self.phase = Phase.OVER
+        self.outcome = MatchResult(
+            self._match_winner(), (self.scores[0], self.scores[1]), tuple(self.round_outcomes)
+        )
+
+    def _match_winner(self) -> int | None:
+        for measure in (self.scores, self.rounds_won):
+            if measure[0] != measure[1]:
+                return 0 if measure[0] > measure[1] else 1
+        return None
+
+    # ------------------------------------------------------------------ helpers
+
+    def play(self, *actions: str) -> GameState:
+        """Apply several actions in notation, checked, and return self (for tests and examples)."""
+        for text in actions:
+            self.apply(text)
+        return self
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.settings.variant} seed={self.seed} round={self.round + 1} "
+            f"turn={self.turn} phase={self.phase.name} moves={len(self.history)}>"
+        )
+
