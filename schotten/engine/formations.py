@@ -12,9 +12,10 @@ strongest formation that side can reach, and with which cards?
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
+from itertools import combinations, permutations
 
 from .cards import (
     COLOURS,
@@ -302,3 +303,69 @@ def describe(strength: int, cards: tuple[int, ...], bluff: bool = False) -> str:
     if rank in (COLOUR_RUN, COLOUR):
         return f"{RANK_NAMES[rank]} {colour} {shown}"
     return f"{RANK_NAMES[rank]} {shown}"
+
+
+def _score_triple(a: int, b: int, c: int) -> int:
+    """The strength of three distinct clan cards, without combat modes (R4)."""
+    va, vb, vc = sorted((a % NUM_VALUES, b % NUM_VALUES, c % NUM_VALUES))
+    total = va + vb + vc + 3
+    same_colour = a // NUM_VALUES == b // NUM_VALUES == c // NUM_VALUES
+    run = vb == va + 1 and vc == vb + 1
+    if same_colour and run:
+        return strength_of(COLOUR_RUN, total)
+    if va == vc:
+        return strength_of(KIND, total)
+    if same_colour:
+        return strength_of(COLOUR, total)
+    return strength_of(RUN if run else SUM, total)
+
+
+TRIPLE_STRENGTH: dict[tuple[int, int, int], int] = {
+    triple: _score_triple(*triple) for triple in combinations(range(NUM_COLOURS * NUM_VALUES), 3)
+}
+"""The strength of every set of three clan cards (sorted), computed once at import."""
+
+
+@lru_cache(maxsize=None)
+def _completions(partial: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Every completion of a 3-card side from ``partial``: negated strengths ascending, card masks."""
+    rest = [c for c in range(NUM_COLOURS * NUM_VALUES) if c not in partial]
+    scored = []
+    for combo in combinations(rest, 3 - len(partial)):
+        mask = 0
+        for card in combo:
+            mask |= 1 << card
+        key = tuple(sorted(partial + combo))
+        scored.append((-TRIPLE_STRENGTH[key], mask))  # type: ignore[index]
+    scored.sort()
+    return [s for s, _ in scored], [m for _, m in scored]
+
+
+def beating_completion(
+    clan_cards: tuple[int, ...], wild: tuple[int, ...], size: int, bluff: bool, pool: int, floor: int
+) -> int:
+    """A mask of pool cards with which a side would beat ``floor``, or -1 if none can (R5.2).
+
+    The common case (clan cards only, three-card side, no Bluff) first reads the
+    strongest few completions from the tables; every other case, and a long search,
+    asks ``best_formation``, whose cost does not grow with the number of blocked cards.
+    """
+    if not (wild or size != 3 or bluff):
+        negated, masks = _completions(tuple(sorted(clan_cards)))
+        cut = bisect_left(negated, -floor)
+        blocked = ~pool
+        for i in range(min(cut, _TABLE_SCAN)):
+            if not masks[i] & blocked:
+                return masks[i]
+        if cut <= _TABLE_SCAN:
+            return -1
+    found = best_formation(clan_cards, wild, size, bluff, pool, floor)
+    if found is None:
+        return -1
+    mask = 0
+    for card in found.added:
+        mask |= 1 << card
+    return mask
+
+
+_TABLE_SCAN = 40

@@ -29,10 +29,18 @@ from .cards import (
     TRAITOR,
 )
 from .errors import IllegalActionError, NotationError
-from .formations import best_formation, side_strength
+from .formations import TRIPLE_STRENGTH, beating_completion, side_strength
 
 ALL_CLAN = (1 << NUM_CLAN) - 1
 VARIANTS = ("base", "tactics", "expert", "expert-base")
+
+_STONES_OF: list[tuple[int, ...]] = [
+    tuple(s for s in range(NUM_STONES) if mask >> s & 1) for mask in range(1 << NUM_STONES)
+]
+_PLAY_ROWS: list[list[tuple[int, ...]]] = [
+    [tuple(A.play_id(card, s) for s in stones) for stones in _STONES_OF] for card in range(NUM_CLAN)
+]
+"""``_PLAY_ROWS[card][mask]``: the ids of playing a clan card on each stone of a mask."""
 
 
 class Phase(IntEnum):
@@ -295,11 +303,11 @@ class GameState:
 
     def strength(self, seat: int, stone: int) -> int:
         """The strength of a complete side (formations.strength_of), troops at their best."""
-        return side_strength(
-            tuple(sorted(self.sides[seat][stone])),
-            self.capacity(stone),
-            bool(self.modes[stone] & MODE_BLUFF),
-        )
+        side = self.sides[seat][stone]
+        mode = self.modes[stone]
+        if not mode and len(side) == 3 and max(side) < NUM_CLAN:
+            return TRIPLE_STRENGTH[tuple(sorted(side))]  # type: ignore[index]
+        return side_strength(tuple(sorted(side)), 4 if mode & MODE_MUD else 3, bool(mode & MODE_BLUFF))
 
     def beats(self, seat: int, stone: int) -> bool:
         """Whether ``seat``'s complete side beats the opponent's complete side (R4.6, R5.1)."""
@@ -312,32 +320,38 @@ class GameState:
         """Whether ``seat`` may claim ``stone`` now by R5 (ignoring whose turn it is)."""
         if self.owner[stone] >= 0 or not self.is_complete(seat, stone):
             return False
-        if self.is_complete(1 - seat, stone):
-            return self.beats(seat, stone)
-        key = seat * NUM_STONES + stone
-        refuted = self._refuted[key]
-        if refuted and refuted[0] == self._versions[stone] and refuted[1] & ~self.pool == 0:
-            return False
+        return self._provable(seat, stone)
+
+    def _provable(self, seat: int, stone: int) -> bool:
+        """R5.1/R5.2 for an unclaimed stone on which ``seat``'s side is complete."""
         theirs = self.sides[1 - seat][stone]
-        beat = best_formation(
+        mode = self.modes[stone]
+        if len(theirs) == (4 if mode & MODE_MUD else 3):
+            return self.beats(seat, stone)
+        refuted = self._refuted[seat * NUM_STONES + stone]
+        if refuted and refuted[0] == self._versions[stone] and not refuted[1] & ~self.pool:
+            return False
+        needed = beating_completion(
             tuple(c for c in theirs if c < NUM_CLAN),
             tuple(c for c in theirs if c >= NUM_CLAN),
-            self.capacity(stone),
-            bool(self.modes[stone] & MODE_BLUFF),
+            4 if mode & MODE_MUD else 3,
+            bool(mode & MODE_BLUFF),
             self.pool,
             self.strength(seat, stone),
         )
-        if beat is None:
+        if needed < 0:
             return True
-        needed = 0
-        for card in beat.added:
-            needed |= 1 << card
-        self._refuted[key] = (self._versions[stone], needed)
+        self._refuted[seat * NUM_STONES + stone] = (self._versions[stone], needed)
         return False
 
     def claimable_stones(self, seat: int) -> list[int]:
         """Every stone ``seat`` may claim now."""
-        return [s for s in range(NUM_STONES) if self.can_claim(seat, s)]
+        mine, owner, modes = self.sides[seat], self.owner, self.modes
+        return [
+            s
+            for s in range(NUM_STONES)
+            if owner[s] < 0 and len(mine[s]) == (4 if modes[s] & MODE_MUD else 3) and self._provable(seat, s)
+        ]
 
     def legal_action_ids(self) -> list[int]:
         """The ids of every legal action for the player to move."""
@@ -355,26 +369,32 @@ class GameState:
         table = A.ACTIONS
         return [table[i] for i in self.legal_action_ids()]
 
+    def _open_mask(self, seat: int) -> int:
+        """Bit ``s`` set for each unclaimed stone whose side for ``seat`` has room (R3.1)."""
+        side, owner, modes = self.sides[seat], self.owner, self.modes
+        mask = 0
+        for s in range(NUM_STONES):
+            if owner[s] < 0 and len(side[s]) < (4 if modes[s] & MODE_MUD else 3):
+                mask |= 1 << s
+        return mask
+
     def _open_stones(self, seat: int) -> list[int]:
-        side = self.sides[seat]
-        return [
-            s
-            for s in range(NUM_STONES)
-            if self.owner[s] < 0 and len(side[s]) < (4 if self.modes[s] & MODE_MUD else 3)
-        ]
+        return list(_STONES_OF[self._open_mask(seat)])
 
     def _play_ids(self) -> list[int]:
         seat = self.turn
         hand = self.hands[seat]
-        open_stones = self._open_stones(seat)
+        open_mask = self._open_mask(seat)
+        cards = sorted(set(hand))
         ids: list[int] = []
-        tactic_ok = self.tactics_played[seat] <= self.tactics_played[1 - seat]
-        for card in sorted(set(hand)):
+        for card in cards:
             if card < NUM_CLAN:
-                base = card * NUM_STONES
-                ids.extend([base + s for s in open_stones])
-            elif tactic_ok:
-                ids.extend(self._tactic_ids(seat, card, open_stones))
+                ids += _PLAY_ROWS[card][open_mask]
+        if cards[-1:] and cards[-1] >= NUM_CLAN and self.tactics_played[seat] <= self.tactics_played[1 - seat]:
+            open_stones = list(_STONES_OF[open_mask])
+            for card in cards:
+                if card >= NUM_CLAN:
+                    ids.extend(self._tactic_ids(seat, card, open_stones))
         return ids or [A.PASS_ID]
 
     def _tactic_ids(self, seat: int, card: int, open_stones: list[int]) -> list[int]:
