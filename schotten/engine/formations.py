@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 from .cards import (
@@ -326,7 +326,7 @@ TRIPLE_STRENGTH: dict[tuple[int, int, int], int] = {
 """The strength of every set of three clan cards (sorted), computed once at import."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _completions(partial: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """Every completion of a 3-card side from ``partial``: negated strengths ascending, card masks."""
     rest = [c for c in range(NUM_COLOURS * NUM_VALUES) if c not in partial]

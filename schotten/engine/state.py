@@ -390,7 +390,8 @@ class GameState:
         for card in cards:
             if card < NUM_CLAN:
                 ids += _PLAY_ROWS[card][open_mask]
-        if cards[-1:] and cards[-1] >= NUM_CLAN and self.tactics_played[seat] <= self.tactics_played[1 - seat]:
+        tactic_ok = self.tactics_played[seat] <= self.tactics_played[1 - seat]
+        if cards and cards[-1] >= NUM_CLAN and tactic_ok:
             open_stones = list(_STONES_OF[open_mask])
             for card in cards:
                 if card >= NUM_CLAN:
