@@ -8,6 +8,8 @@ from .actions import ACTIONS, NUM_ACTIONS, Action, Kind, parse_action
 from .cards import card_name, card_str, parse_card
 from .errors import IllegalActionError, NotationError, RecordError, SchottenError
 from .explain import Proof, prove, why_illegal
+from .position import format_position, parse_position
+from .record import dumps_record, load_record, read_record_file, record_of, states_of, write_record_file
 from .state import VARIANTS, GameState, MatchResult, Outcome, Phase, Reason, Settings
 
 __all__ = [
@@ -29,8 +31,16 @@ __all__ = [
     "Settings",
     "card_name",
     "card_str",
+    "dumps_record",
+    "format_position",
+    "load_record",
     "parse_action",
     "parse_card",
+    "parse_position",
     "prove",
+    "read_record_file",
+    "record_of",
+    "states_of",
     "why_illegal",
+    "write_record_file",
 ]

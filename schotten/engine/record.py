@@ -1,0 +1,275 @@
+"""Game records: a game as versioned JSON, ``(settings, seed, actions)`` plus its result.
+
+A record replays exactly (R2.4): the settings and the seed deal the first round,
+then every action, in notation, is applied with the checked ``apply``. Loading a
+record replays it and checks every action and the stored result, so a corrupt or
+tampered record raises RecordError saying what is wrong (the move number and the
+notation or legality error where an action is at fault).
+
+A record lists every action, ``return 7b`` (Recruiter) included, so the record of
+a game in progress is private to whoever holds the whole state (R10.2, R10.4):
+only records of finished games are public. The engine has no clock: a caller
+that wants a ``created`` timestamp passes it in. See ``docs/notation.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from .actions import ACTIONS
+from .errors import IllegalActionError, NotationError, RecordError, SchottenError
+from .position import format_position
+from .state import VARIANTS, GameState, MatchResult, Outcome, Settings
+
+FORMAT = "schotten-record"
+"""The value of a record's ``format`` field."""
+VERSION = 1
+"""The record version this engine writes and reads."""
+
+Record = dict[str, Any]
+"""A game record as a JSON object (see ``record_of``)."""
+
+_REQUIRED: dict[str, str] = {
+    "format": "text",
+    "version": "a whole number",
+    "variant": "text",
+    "rounds": "a whole number",
+    "first_player": "0, 1 or null",
+    "seed": "a whole number",
+    "actions": "a list of actions in notation",
+    "result": "an object or null",
+}
+_OPTIONAL: dict[str, str] = {"players": "a list of two names", "created": "text"}
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def result_of(result: MatchResult | None) -> dict[str, Any] | None:
+    """The JSON summary of a finished game's result, or None while it is being played."""
+    if result is None:
+        return None
+    return {
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "rounds": [_round_of(outcome) for outcome in result.rounds],
+    }
+
+
+def _round_of(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "stones": list(outcome.stones),
+        "points": list(outcome.points),
+    }
+
+
+def record_of(state: GameState, players: list[str] | None = None, created: str | None = None) -> Record:
+    """The record of the game that led to ``state`` (its settings, seed and history).
+
+    ``players`` names seat 0 and seat 1; ``created`` is a timestamp text chosen by
+    the caller. Raises RecordError if the history does not lead from the deal to
+    ``state`` (a position set up with ``parse_position`` has no record).
+    """
+    record: Record = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": state.settings.variant,
+        "rounds": state.settings.rounds,
+        "first_player": state.settings.first_player,
+        "seed": state.seed,
+        "actions": [str(ACTIONS[i]) for i in state.history],
+        "result": result_of(state.outcome),
+    }
+    if players is not None:
+        record["players"] = players
+    if created is not None:
+        record["created"] = created
+    _check_optional(record)
+    _check_leads_to(record, state)
+    return record
+
+
+def _check_leads_to(record: Record, state: GameState) -> None:
+    replay = _new_game(record)
+    try:
+        for text in record["actions"]:
+            replay.apply(text)
+    except SchottenError as error:
+        raise RecordError(f"this state's history cannot be replayed from the deal: {error}") from None
+    if format_position(replay) != format_position(state):
+        raise RecordError(
+            "this state's history does not lead from the deal to it (a position set up by hand "
+            "cannot be recorded)"
+        )
+
+
+def dumps_record(state: GameState, players: list[str] | None = None, created: str | None = None) -> str:
+    """The record of ``state`` as pretty JSON text (see ``record_of``)."""
+    return dumps(record_of(state, players, created))
+
+
+def dumps(record: Record) -> str:
+    """A record as pretty JSON: one field per line, short lists kept on one line."""
+    return _dump(record, 0)
+
+
+def _dump(value: Any, depth: int) -> str:
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(k)}: {_dump(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list) and value:
+        if any(isinstance(v, dict | list) for v in value):
+            return "[\n" + ",\n".join(inner + _dump(v, depth + 1) for v in value) + "\n" + pad + "]"
+        flat = json.dumps(value, ensure_ascii=False)
+        if len(flat) + len(pad) <= 100:
+            return flat
+        return "[\n" + ",\n".join(_wrap([json.dumps(v, ensure_ascii=False) for v in value], inner)) + \
+            "\n" + pad + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _wrap(words: list[str], pad: str) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(pad) + len(line) + len(word) + 2 > 100:
+            lines.append(pad + line)
+            line = ""
+        line = f"{line}, {word}" if line else word
+    return [*lines, pad + line]
+
+
+def write_record_file(
+    path: str | Path, state: GameState, players: list[str] | None = None, created: str | None = None
+) -> None:
+    """Write the record of ``state`` to ``path`` as UTF-8 JSON."""
+    Path(path).write_text(dumps_record(state, players, created) + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def parse_record(record: str | Mapping[str, Any]) -> Record:
+    """Read a record's JSON text (or take its object) and check its fields, without replaying it."""
+    value: object = record
+    if isinstance(record, str | bytes):
+        try:
+            value = json.loads(record)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise RecordError(f"a record is JSON text: {error}") from None
+    if not isinstance(value, Mapping):
+        raise RecordError(f"a record is a JSON object, not {type(value).__name__}")
+    checked = dict(value)
+    _check_header(checked)
+    return checked
+
+
+def _check_header(record: Record) -> None:
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a game record: 'format' is {record.get('format')!r}, not {FORMAT!r}")
+    version = record.get("version")
+    if version != VERSION or not _is_int(version):
+        raise RecordError(f"record version {version!r} is not supported (this engine reads {VERSION})")
+    for key, kind in _REQUIRED.items():
+        if key not in record:
+            raise RecordError(f"the record has no {key!r} field ({kind})")
+    unknown = sorted(set(record) - set(_REQUIRED) - set(_OPTIONAL))
+    if unknown:
+        raise RecordError(f"unknown field {unknown[0]!r} in a version {VERSION} record")
+    if record["variant"] not in VARIANTS:
+        raise RecordError(f"unknown variant {record['variant']!r}: one of {', '.join(VARIANTS)}")
+    if not _is_int(record["rounds"]) or not 1 <= record["rounds"] <= 99:
+        raise RecordError(f"'rounds' must be a whole number from 1 to 99, not {record['rounds']!r}")
+    first = record["first_player"]
+    if first is not None and not (_is_int(first) and first in (0, 1)):
+        raise RecordError(f"'first_player' must be 0, 1 or null, not {record['first_player']!r}")
+    if not _is_int(record["seed"]):
+        raise RecordError(f"'seed' must be a whole number, not {record['seed']!r}")
+    actions = record["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError("'actions' must be a list of actions in notation (text)")
+    if record["result"] is not None and not isinstance(record["result"], dict):
+        raise RecordError(f"'result' must be an object or null, not {record['result']!r}")
+    _check_optional(record)
+
+
+def _check_optional(record: Record) -> None:
+    players = record.get("players")
+    if "players" in record and not (
+        isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError(f"'players' must be a list of two names, not {players!r}")
+    if "created" in record and not isinstance(record["created"], str):
+        raise RecordError(f"'created' must be text, not {record['created']!r}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _new_game(record: Record) -> GameState:
+    settings = Settings.of(record["variant"], record["rounds"], record["first_player"])
+    return GameState.new(settings, record["seed"])
+
+
+def _replay(record: str | Mapping[str, Any]) -> Iterator[GameState]:
+    checked = parse_record(record)
+    state = _new_game(checked)
+    yield state
+    for number, text in enumerate(checked["actions"], start=1):
+        try:
+            state.apply(text)
+        except NotationError as error:
+            raise RecordError(f"move {number} {text!r} is malformed: {error}") from None
+        except IllegalActionError as error:
+            raise RecordError(f"move {number} {text!r} is illegal: {error}") from None
+        yield state
+    _check_result(checked["result"], result_of(state.outcome))
+
+
+def _check_result(stored: dict[str, Any] | None, replayed: dict[str, Any] | None) -> None:
+    if stored == replayed:
+        return
+    if replayed is None:
+        raise RecordError("the record has a result, but its actions do not finish the game")
+    if stored is None:
+        raise RecordError("the record's actions finish the game, but its result is null")
+    for key in ("winner", "scores", "rounds"):
+        if stored.get(key) != replayed[key]:
+            raise RecordError(
+                f"the stored result does not match the replay: {key} is {stored.get(key)!r}, "
+                f"the replay gives {replayed[key]!r}"
+            )
+    extra = sorted(set(stored) - set(replayed))
+    raise RecordError(f"the stored result does not match the replay: unknown key {extra[0]!r}")
+
+
+def load_record(record: str | Mapping[str, Any]) -> GameState:
+    """Replay a record (JSON text or object), checking every action and the result; return the state."""
+    states = _replay(record)
+    state = next(states)
+    for state in states:  # noqa: B007 (the last state is the result)
+        pass
+    return state
+
+
+def states_of(record: str | Mapping[str, Any]) -> Iterator[GameState]:
+    """Each state of a recorded game: the deal, then the state after each action (checked as in
+    ``load_record``; the result is checked after the last action). Each is an independent copy."""
+    for state in _replay(record):
+        yield state.copy()
+
+
+def read_record_file(path: str | Path) -> GameState:
+    """Load the record in the file at ``path`` (see ``load_record``)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{path}: a record is UTF-8 JSON text: {error}") from None
+    return load_record(text)

@@ -1,0 +1,267 @@
+"""Game records: round trips, replay, and every kind of corrupt or tampered record (R2.4)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schotten.engine import actions as A
+from schotten.engine.errors import RecordError
+from schotten.engine.position import format_position, parse_position
+from schotten.engine.record import (
+    FORMAT,
+    VERSION,
+    dumps_record,
+    load_record,
+    parse_record,
+    read_record_file,
+    record_of,
+    result_of,
+    states_of,
+    write_record_file,
+)
+from schotten.engine.state import VARIANTS, GameState, Settings
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
+
+
+def _play(variant: str, seed: int, rounds: int = 1, steps: int | None = None,
+          first_player: int | None = None) -> GameState:
+    state = GameState.new(Settings.of(variant, rounds, first_player), seed)
+    rng = random.Random(seed)
+    while not state.is_over and (steps is None or len(state.history) < steps):
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    return state
+
+
+@pytest.fixture(scope="module")
+def finished() -> GameState:
+    return _play("tactics", 11, rounds=2)
+
+
+@pytest.fixture
+def record(finished: GameState) -> dict[str, Any]:
+    return record_of(finished, players=["ann", "bob"], created="2025-01-01T00:00:00+00:00")
+
+
+@settings(max_examples=16, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**31), rounds=st.integers(1, 3),
+       first=st.sampled_from([None, 0, 1]))
+def test_record_round_trip(variant: str, seed: int, rounds: int, first: int | None) -> None:
+    state = _play(variant, seed, rounds, first_player=first)
+    text = dumps_record(state)
+    loaded = load_record(text)
+    assert format_position(loaded) == format_position(state)
+    assert loaded.outcome == state.outcome
+    assert loaded.history == state.history
+    assert loaded.settings == state.settings
+    assert record_of(loaded) == json.loads(text)
+
+
+def test_record_fields(record: dict[str, Any], finished: GameState) -> None:
+    assert record["format"] == FORMAT and record["version"] == VERSION == 1
+    assert record["variant"] == "tactics" and record["rounds"] == 2
+    assert record["first_player"] is None and record["seed"] == 11
+    assert record["actions"] == [str(A.ACTIONS[i]) for i in finished.history]
+    assert record["players"] == ["ann", "bob"]
+    assert record["created"] == "2025-01-01T00:00:00+00:00"
+    result = record["result"]
+    assert finished.outcome is not None
+    assert result["winner"] == finished.outcome.winner
+    assert result["scores"] == list(finished.outcome.scores)
+    assert [r["reason"] for r in result["rounds"]] == [o.reason for o in finished.outcome.rounds]
+    assert "players" not in record_of(finished) and "created" not in record_of(finished)
+
+
+def test_game_in_progress_has_no_result() -> None:
+    state = _play("expert", 5, rounds=3, steps=40)
+    record = record_of(state)
+    assert record["result"] is None and len(record["actions"]) == 40
+    assert format_position(load_record(record)) == format_position(state)
+
+
+def test_states_of_yields_the_deal_then_each_action(record: dict[str, Any], finished: GameState) -> None:
+    states = list(states_of(json.dumps(record)))
+    assert len(states) == len(record["actions"]) + 1
+    assert format_position(states[0]) == format_position(GameState.new(finished.settings, 11))
+    assert format_position(states[-1]) == format_position(finished)
+    assert [len(s.history) for s in states] == list(range(len(states)))
+
+
+def test_states_of_reports_a_bad_move_when_it_is_reached(record: dict[str, Any]) -> None:
+    record["actions"][5] = "claim 9"
+    states = states_of(record)
+    for _ in range(6):
+        next(states)
+    with pytest.raises(RecordError, match="move 6 'claim 9' is illegal"):
+        next(states)
+
+
+def test_file_round_trip(tmp_path: Path, finished: GameState) -> None:
+    path = tmp_path / "game.json"
+    write_record_file(path, finished, players=["ann", "bob"])
+    assert json.loads(path.read_text(encoding="utf-8"))["players"] == ["ann", "bob"]
+    assert format_position(read_record_file(path)) == format_position(finished)
+    assert format_position(read_record_file(str(path))) == format_position(finished)
+
+
+def test_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(RecordError, match="UTF-8"):
+        read_record_file(path)
+
+
+def test_dumps_is_valid_pretty_json(finished: GameState) -> None:
+    text = dumps_record(finished, players=["a, \"quoted\" name", "ünïcode"])
+    assert json.loads(text)["players"] == ["a, \"quoted\" name", "ünïcode"]
+    assert text.startswith('{\n  "format": "schotten-record",\n')
+    assert max(len(line) for line in text.splitlines()) <= 110
+
+
+def test_docs_example_record_loads() -> None:
+    found = re.search(r"```json\n(.*?)\n```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert found is not None
+    state = load_record(found.group(1))
+    assert state.is_over and result_of(state.outcome) == json.loads(found.group(1))["result"]
+
+
+def test_position_set_up_by_hand_has_no_record() -> None:
+    state = parse_position(format_position(_play("base", 3, steps=20)))
+    state.apply(state.legal_actions()[0])
+    with pytest.raises(RecordError, match="history"):
+        record_of(state)
+
+
+def test_impossible_history_has_no_record() -> None:
+    state = GameState.new(Settings.of("base"), 1)
+    state.history = [A.DONE_ID]
+    with pytest.raises(RecordError, match=r"history cannot be replayed from the deal: .*done"):
+        record_of(state)
+
+
+def test_record_of_checks_players() -> None:
+    with pytest.raises(RecordError, match="'players' must be a list of two names"):
+        record_of(GameState.new(), players=["solo"])
+
+
+# ---------------------------------------------------------------------- corrupt and tampered records
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("{not json", r"a record is JSON text"),
+        ("[1, 2]", r"a record is a JSON object, not list"),
+        ('"text"', r"a record is a JSON object, not str"),
+    ],
+)
+def test_not_a_record(text: str, match: str) -> None:
+    with pytest.raises(RecordError, match=match):
+        load_record(text)
+
+
+@pytest.mark.parametrize("key", ["variant", "rounds", "first_player", "seed", "actions", "result"])
+def test_missing_field(record: dict[str, Any], key: str) -> None:
+    del record[key]
+    with pytest.raises(RecordError, match=f"the record has no '{key}' field"):
+        load_record(record)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        ("format", "chess-pgn", r"not a game record: 'format' is 'chess-pgn'"),
+        ("version", 2, r"record version 2 is not supported"),
+        ("version", "1", r"record version '1' is not supported"),
+        ("version", True, r"record version True is not supported"),
+        ("variant", "chess", r"unknown variant 'chess'"),
+        ("rounds", "2", r"'rounds' must be a whole number from 1 to 99, not '2'"),
+        ("rounds", 0, r"'rounds' must be a whole number from 1 to 99, not 0"),
+        ("first_player", 2, r"'first_player' must be 0, 1 or null, not 2"),
+        ("first_player", True, r"'first_player' must be 0, 1 or null"),
+        ("first_player", 0.0, r"'first_player' must be 0, 1 or null"),
+        ("seed", 1.5, r"'seed' must be a whole number, not 1.5"),
+        ("seed", None, r"'seed' must be a whole number"),
+        ("actions", "7b@3", r"'actions' must be a list of actions"),
+        ("actions", [537], r"'actions' must be a list of actions"),
+        ("result", [1], r"'result' must be an object or null"),
+        ("players", "ann", r"'players' must be a list of two names"),
+        ("players", ["ann", 7], r"'players' must be a list of two names"),
+        ("created", 1700000000, r"'created' must be text"),
+        ("comment", "hi", r"unknown field 'comment'"),
+    ],
+)
+def test_mistyped_field(record: dict[str, Any], key: str, value: object, match: str) -> None:
+    record[key] = value
+    with pytest.raises(RecordError, match=match):
+        load_record(json.dumps(record))
+    with pytest.raises(RecordError, match=match):
+        parse_record(record)
+
+
+def test_malformed_action_names_the_move(record: dict[str, Any]) -> None:
+    record["actions"][2] = "7z@3"
+    with pytest.raises(RecordError, match=r"move 3 '7z@3' is malformed: '7z' is not a card"):
+        load_record(record)
+
+
+def test_illegal_action_names_the_move_and_why(record: dict[str, Any], finished: GameState) -> None:
+    deal = GameState.new(finished.settings, finished.seed)
+    absent = next(c for c in range(54) if c not in deal.hands[deal.turn])
+    record["actions"][0] = str(A.ACTIONS[A.play_id(absent, 0)])
+    with pytest.raises(RecordError, match=r"move 1 '\w\w@1' is illegal: you have no \w\w in your hand"):
+        load_record(record)
+
+
+def test_action_after_the_end(record: dict[str, Any]) -> None:
+    record["actions"].append("pass")
+    number = len(record["actions"])
+    with pytest.raises(RecordError, match=rf"move {number} 'pass' is illegal: the game is over"):
+        load_record(record)
+
+
+def test_swapped_seed_is_caught(record: dict[str, Any]) -> None:
+    record["seed"] += 1
+    with pytest.raises(RecordError, match=r"move \d+ .* is illegal"):
+        load_record(record)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "match"),
+    [
+        (("winner",), 2, r"winner is 2, the replay gives"),
+        (("scores",), [0, 0], r"scores is \[0, 0\], the replay gives"),
+        (("rounds", 0, "reason"), "a fluke", r"rounds is .*a fluke"),
+        (("rounds", 1, "stones", 4), 7, r"rounds is"),
+        (("bonus",), 1, r"unknown key 'bonus'"),
+    ],
+)
+def test_tampered_result(record: dict[str, Any], path: tuple[Any, ...], value: object, match: str) -> None:
+    tampered = copy.deepcopy(record)
+    target = tampered["result"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(RecordError, match=f"the stored result does not match the replay: {match}"):
+        load_record(tampered)
+
+
+def test_finished_game_without_result(record: dict[str, Any]) -> None:
+    record["result"] = None
+    with pytest.raises(RecordError, match="finish the game, but its result is null"):
+        load_record(record)
+
+
+def test_result_of_an_unfinished_game(record: dict[str, Any]) -> None:
+    record["actions"] = record["actions"][:30]
+    with pytest.raises(RecordError, match="has a result, but its actions do not finish the game"):
+        load_record(record)
