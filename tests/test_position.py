@@ -207,7 +207,8 @@ def test_recruiter_mid_ruse() -> None:
     state.apply("return JO")
     state.apply("return 9k")
     assert state.tactic_deck[0] == 9 * 6 and state.clan_deck[0] == 8 + 5 * 9
-    assert state.bottom_known[0] == [54, 53]
+    assert state.bottom_known[0] == [53, 54]
+    assert state.returned_by == [[0], [0]]
 
 
 def test_match_state_from_results() -> None:
@@ -374,7 +375,9 @@ def test_not_text() -> None:
         (table(_board("1g2g3g:#1"), hands="9k:9p"), r"claimed by seat 1 whose side is not complete"),
         (table(_board("1g2g3g:1b2b3b*#1"), phase="strategist-place:4g@1", variant="tactics",
                discards="ST:", tactics="1:0"), r"the held card came from stone 1, which is claimed"),
-        (table(variant="tactics", bottom="JO:"), r"bottom: seat 0 put cards under the decks without"),
+        (table(variant="tactics", bottom=":0"), r"bottom: seat 0 put cards under the decks without"),
+        (table(variant="tactics", bottom="000:", discards="RE:", tactics="1:0"),
+         r"bottom: the Recruiter puts back two cards, not 3"),
         (table(variant="tactics", hands="1k:", phase="recruit-return:2", discards="RE:", tactics="1:0"),
          r"phase recruit-return: seat 0 has fewer than 2 cards to return"),
         (table(variant="tactics", hands="ST:", phase="strategist-place:BB@1", discards="ST:"),

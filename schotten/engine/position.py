@@ -119,7 +119,7 @@ def format_position(state: GameState) -> str:
         cards_str(state.clan_deck) or EMPTY,
         cards_str(state.tactic_deck) or EMPTY,
         _format_pair(state.discards),
-        _format_pair(state.bottom_known),
+        ":".join("".join(str(seat) for seat in deck) for deck in state.returned_by),
     ]
     return " ".join(fields)
 
@@ -189,7 +189,7 @@ class _Fields:
     clan_deck: list[int]
     tactic_deck: list[int]
     discards: list[list[int]]
-    bottom_known: list[list[int]]
+    returned_by: list[list[int]]
 
 
 def parse_position(text: str) -> GameState:
@@ -235,7 +235,7 @@ def _read_fields(tokens: list[str]) -> _Fields:
         Settings.of(variant, rounds, first), round_index, first, seed, outcomes, turn, phase, held,
         held_from, counter, passes, tactics_played, stones, hands, clan_deck, tactic_deck,
         discards=_field(13, _discards, tokens[13]),
-        bottom_known=_field(14, _pair, tokens[14]),
+        returned_by=_field(14, _returned_by, tokens[14]),
     )
 
 
@@ -380,6 +380,16 @@ def _pair(token: str) -> list[list[int]]:
         raise NotationError(f"{token!r}: write seat 0's cards, ':', seat 1's cards")
     left, right = token.split(":")
     return [_cards(left), _cards(right)]
+
+
+def _returned_by(token: str) -> list[list[int]]:
+    if token.count(":") != 1 or any(ch not in "01:" for ch in token):
+        raise NotationError(
+            f"{token!r}: write, for the clan deck then the tactic deck, which seat (0 or 1) put each "
+            "bottom card there with the Recruiter, bottom first, separated by ':' (e.g. '01:')"
+        )
+    clan, tactic = token.split(":")
+    return [[int(ch) for ch in clan], [int(ch) for ch in tactic]]
 
 
 def _deck(token: str, tactic: bool) -> list[int]:
@@ -590,12 +600,18 @@ def _check_tactics(f: _Fields) -> None:
             f"tactics: {played[0]}:{played[1]} tactic cards played, but {sum(own) + modes} are on the "
             "board, in discard piles or held"
         )
+    returned = f.returned_by[0] + f.returned_by[1]
     for seat in (0, 1):
-        if f.bottom_known[seat] and (len(f.bottom_known[seat]) > 2 or RECRUITER not in f.discards[seat]):
+        if seat in returned and RECRUITER not in f.discards[seat]:
             raise NotationError(
-                f"bottom: seat {seat} put cards under the decks without having played the Recruiter "
-                "(at most 2 cards, R7.7)"
+                f"bottom: seat {seat} put cards under the decks without having played the Recruiter (R7.7)"
             )
+    if len(returned) > 2:
+        raise NotationError("bottom: the Recruiter puts back two cards, not " + str(len(returned)))
+    decks = (f.clan_deck, f.tactic_deck)
+    for name, deck, seats in zip(("clan", "tactic"), decks, f.returned_by, strict=True):
+        if len(seats) > len(deck):
+            raise NotationError(f"bottom: {len(seats)} cards under the {name} deck, which holds {len(deck)}")
 
 
 def _check_hands(f: _Fields) -> None:
@@ -651,8 +667,10 @@ def _build(f: _Fields) -> GameState:
     state.held, state.held_from = f.held, f.held_from
     state.recruit_draws = f.counter if f.phase == Phase.RECRUIT_DRAW else 0
     state.recruit_returns = f.counter if f.phase == Phase.RECRUIT_RETURN else 0
-    state.bottom_known = f.bottom_known
+    state.returned_by = f.returned_by
     state.history = []
+    state.movers = []
+    state.round_starts = [0] * (len(f.outcomes) + 1)
     state._versions = [0] * NUM_STONES
     state._refuted = [None] * (2 * NUM_STONES)
     _build_match(state, f.outcomes)

@@ -130,13 +130,15 @@ class GameState:
     of a stone in the order played; ``owner[stone]`` is the seat that claimed it
     or -1; ``modes[stone]`` holds MODE_BLUFF / MODE_MUD bits. Decks are drawn from
     their end. ``pool`` is the mask of clan cards not on the board nor discarded
-    (the cards R5.2 lets the opponent still hope for).
+    (the cards R5.2 lets the opponent still hope for). ``movers[i]`` is the seat that
+    made ``history[i]``; ``round_starts`` the index in the history where each round
+    began. ``returned_by[deck]`` lists, bottom up, which seat put each of the bottom
+    cards of that deck there with the Recruiter (only cards still in the deck).
     """
 
     __slots__ = (
         "_refuted",
         "_versions",
-        "bottom_known",
         "claimable",
         "clan_deck",
         "clock",
@@ -147,6 +149,7 @@ class GameState:
         "held_from",
         "history",
         "modes",
+        "movers",
         "outcome",
         "owner",
         "passes",
@@ -154,8 +157,10 @@ class GameState:
         "pool",
         "recruit_draws",
         "recruit_returns",
+        "returned_by",
         "round",
         "round_outcomes",
+        "round_starts",
         "rounds_won",
         "scores",
         "seed",
@@ -189,9 +194,11 @@ class GameState:
     held_from: int
     recruit_draws: int
     recruit_returns: int
-    bottom_known: list[list[int]]
+    returned_by: list[list[int]]
     claimable: list[int]
     history: list[int]
+    movers: list[int]
+    round_starts: list[int]
     scores: list[int]
     rounds_won: list[int]
     round_outcomes: list[Outcome]
@@ -206,6 +213,8 @@ class GameState:
         state.settings = settings or Settings()
         state.seed = seed
         state.history = []
+        state.movers = []
+        state.round_starts = []
         state.scores = [0, 0]
         state.rounds_won = [0, 0]
         state.round_outcomes = []
@@ -243,7 +252,8 @@ class GameState:
         self.held_from = -1
         self.recruit_draws = 0
         self.recruit_returns = 0
-        self.bottom_known = [[], []]
+        self.returned_by = [[], []]
+        self.round_starts.append(len(self.history))
         self.claimable = []
         self._versions = [0] * NUM_STONES
         self._refuted = [None] * (2 * NUM_STONES)
@@ -275,9 +285,11 @@ class GameState:
         other.held_from = self.held_from
         other.recruit_draws = self.recruit_draws
         other.recruit_returns = self.recruit_returns
-        other.bottom_known = [self.bottom_known[0][:], self.bottom_known[1][:]]
+        other.returned_by = [self.returned_by[0][:], self.returned_by[1][:]]
         other.claimable = self.claimable[:]
         other.history = self.history[:]
+        other.movers = self.movers[:]
+        other.round_starts = self.round_starts[:]
         other.scores = self.scores[:]
         other.rounds_won = self.rounds_won[:]
         other.round_outcomes = self.round_outcomes[:]
@@ -292,6 +304,23 @@ class GameState:
     def is_over(self) -> bool:
         """Whether the whole game (every round) has ended."""
         return self.phase == Phase.OVER
+
+    def known_under(self, seat: int) -> list[list[tuple[int, int]]]:
+        """For each deck, ``(position from the bottom, card)`` of the cards ``seat`` put there
+        with the Recruiter that are still in it (R10.2)."""
+        decks = (self.clan_deck, self.tactic_deck)
+        return [
+            [(i, decks[d][i]) for i, who in enumerate(self.returned_by[d]) if who == seat] for d in (0, 1)
+        ]
+
+    @property
+    def bottom_known(self) -> list[list[int]]:
+        """For each seat, the cards it put under the decks that are still there (R10.2)."""
+        return [[card for deck in self.known_under(seat) for _, card in deck] for seat in (0, 1)]
+
+    def round_of_move(self, index: int) -> int:
+        """The round (0-based) in which the move ``history[index]`` was made."""
+        return sum(1 for start in self.round_starts if start <= index) - 1
 
     def capacity(self, stone: int) -> int:
         """Cards a side of ``stone`` holds when complete: 3, or 4 under Mud Fight (R7.5)."""
@@ -464,6 +493,7 @@ class GameState:
     def apply_id(self, action_id: int) -> None:
         """Play the action of this id without checking it (the fast path for search)."""
         self.history.append(action_id)
+        self.movers.append(self.turn)
         action = A.ACTIONS[action_id]
         kind = action.kind
         if kind == Kind.PLAY:
@@ -561,6 +591,8 @@ class GameState:
         source = self.clan_deck if deck == A.CLAN_DECK else self.tactic_deck
         self.hands[self.turn].append(source.pop())
         self.passes = 0
+        if len(source) < len(self.returned_by[deck]):
+            self.returned_by[deck].pop()
 
     def _draw_choice(self, deck: int) -> None:
         self._draw(deck)
@@ -646,8 +678,9 @@ class GameState:
     def _return(self, card: int) -> None:
         seat = self.turn
         self.hands[seat].remove(card)
+        deck = A.CLAN_DECK if card < NUM_CLAN else A.TACTIC_DECK
         (self.clan_deck if card < NUM_CLAN else self.tactic_deck).insert(0, card)
-        self.bottom_known[seat].append(card)
+        self.returned_by[deck].insert(0, seat)
         self.recruit_returns -= 1
         if self.recruit_returns == 0:
             self._after_play()

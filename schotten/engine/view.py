@@ -1,0 +1,276 @@
+"""What one seat may know (R10): ``view(state, seat)`` and the redacted move history.
+
+A view is computed from the state alone and holds only what RULES.md R10 lets
+that seat know: the board, the discard piles, the deck sizes, both hands' sizes
+as (clan, tactic) counts, the seat's own hand, the cards it put under a deck with
+the Recruiter that are still there (R10.2) and the move history with the other
+seat's Recruiter returns redacted to ``return clan`` / ``return tactic``. The
+spectator (seat ``None``) sees no hand and every return redacted.
+
+Stones are indices 0-8 in the data and 1-9 in notation strings. A view never
+holds the deck order, the other hand's cards, the seed or the other seat's
+Recruiter returns, not even once the game is over; ``reveal`` shows everything
+of a finished game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, is_dataclass
+
+from . import actions as A
+from .actions import ACTIONS, Kind
+from .cards import (
+    BLUFF,
+    MODE_BLUFF,
+    MODE_MUD,
+    MUD,
+    NUM_CLAN,
+    NUM_STONES,
+    card_str,
+)
+from .state import GameState, Outcome, Phase
+
+_MODE_CODES = ((MODE_BLUFF, card_str(BLUFF)), (MODE_MUD, card_str(MUD)))
+
+
+def _plain(value: object) -> object:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class StoneView:
+    """One stone: both sides' cards in play order, completeness, combat modes, owner.
+
+    ``first`` is the seat whose side became complete first (R4.6 ties), or -1 when
+    neither side is complete; ``modes`` lists the combat-mode codes on the stone.
+    """
+
+    cards: tuple[tuple[str, ...], tuple[str, ...]]
+    complete: tuple[bool, bool]
+    modes: tuple[str, ...]
+    owner: int
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class Under:
+    """A card this seat put under a deck (R7.7) that is still there, ``from_bottom`` cards up."""
+
+    card: str
+    from_bottom: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """How a finished round ended: winner (None: draw), reason, stone owners (-1 none), points."""
+
+    winner: int | None
+    reason: str
+    stones: tuple[int, ...]
+    points: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    """How the match ended (R9.3): the winner (None: a drawn match) and the points."""
+
+    winner: int | None
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything ``seat`` may know about a game (R10); see ``view``.
+
+    ``hand`` is the seat's own hand, sorted (None for a spectator); ``hand_sizes``
+    gives each seat's (clan, tactic) card counts (R10.1). ``held`` is the card a
+    Strategist or Traitor has taken and ``held_from`` its stone (None and -1 when
+    none). ``claimable`` (stones) and ``legal`` (notation) are empty unless the
+    decision is this seat's. ``under_clan`` / ``under_tactic`` list, bottom up, the
+    seat's Recruiter returns still in that deck (R10.2). ``result`` is None until
+    the match is over.
+    """
+
+    variant: str
+    rounds: int
+    round: int
+    scores: tuple[int, int]
+    rounds_won: tuple[int, int]
+    seat: int | None
+    turn: int
+    phase: str
+    stones: tuple[StoneView, ...]
+    hand: tuple[str, ...] | None
+    hand_sizes: tuple[tuple[int, int], tuple[int, int]]
+    clan_deck: int
+    tactic_deck: int
+    discards: tuple[tuple[str, ...], tuple[str, ...]]
+    tactics_played: tuple[int, int]
+    passes: int
+    held: str | None
+    held_from: int
+    recruit_draws: int
+    recruit_returns: int
+    under_clan: tuple[Under, ...]
+    under_tactic: tuple[Under, ...]
+    claimable: tuple[int, ...]
+    legal: tuple[str, ...]
+    round_outcomes: tuple[RoundView, ...]
+    result: ResultView | None
+    history: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The view as plain JSON-ready data (dicts, lists, ints, strings, booleans, None)."""
+        data = _plain(self)
+        assert isinstance(data, dict)
+        return data
+
+
+# ---------------------------------------------------------------- who made each move
+
+
+def actors(state: GameState) -> tuple[tuple[int, int], ...]:
+    """For each move of the history, the round it belongs to and the seat that made it."""
+    starts = state.round_starts
+    result = []
+    round_index = 0
+    for i, seat in enumerate(state.movers):
+        while round_index + 1 < len(starts) and starts[round_index + 1] <= i:
+            round_index += 1
+        result.append((round_index, seat))
+    return tuple(result)
+
+
+def _redacted(action_id: int) -> str:
+    card = ACTIONS[action_id].card
+    return f"return {A.DECK_NAMES[0 if card < NUM_CLAN else 1]}"
+
+
+def public_history(state: GameState, seat: int | None) -> tuple[str, ...]:
+    """The moves in notation as ``seat`` may see them (R10.2, R10.4).
+
+    The other seat's Recruiter returns read ``return clan`` / ``return tactic``;
+    a spectator (``None``) sees every return that way.
+    """
+    return _public_history(state, seat)
+
+
+def _public_history(state: GameState, seat: int | None) -> tuple[str, ...]:
+    return tuple(
+        _redacted(a) if ACTIONS[a].kind == Kind.RETURN and mover != seat else str(ACTIONS[a])
+        for a, mover in zip(state.history, state.movers, strict=True)
+    )
+
+
+# ---------------------------------------------------------------- the view
+
+
+def _under(state: GameState, seat: int | None) -> tuple[tuple[Under, ...], tuple[Under, ...]]:
+    """The seat's Recruiter returns still in each deck, bottom up (R10.2)."""
+    if seat is None:
+        return (), ()
+    clan, tactic = state.known_under(seat)
+    return (
+        tuple(Under(card_str(card), i) for i, card in clan),
+        tuple(Under(card_str(card), i) for i, card in tactic),
+    )
+
+
+def _stone(state: GameState, stone: int) -> StoneView:
+    complete = (state.is_complete(0, stone), state.is_complete(1, stone))
+    stamps = [state.stamps[seat][stone] if complete[seat] else -1 for seat in (0, 1)]
+    if not any(complete):
+        first = -1
+    elif all(complete):
+        first = 0 if stamps[0] < stamps[1] else 1
+    else:
+        first = 0 if complete[0] else 1
+    return StoneView(
+        cards=(_cards(state.sides[0][stone]), _cards(state.sides[1][stone])),
+        complete=complete,
+        modes=tuple(code for bit, code in _MODE_CODES if state.modes[stone] & bit),
+        owner=state.owner[stone],
+        first=first,
+    )
+
+
+def _cards(cards: list[int]) -> tuple[str, ...]:
+    return tuple(card_str(c) for c in cards)
+
+
+def _pair(values: list[int]) -> tuple[int, int]:
+    return values[0], values[1]
+
+
+def _hand_size(hand: list[int]) -> tuple[int, int]:
+    clan = sum(1 for c in hand if c < NUM_CLAN)
+    return clan, len(hand) - clan
+
+
+def _round_view(outcome: Outcome) -> RoundView:
+    stones = tuple(-1 if s is None else s for s in outcome.stones)
+    return RoundView(outcome.winner, outcome.reason, stones, outcome.points)
+
+
+def _decision(state: GameState, seat: int | None) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    if seat != state.turn or state.phase == Phase.OVER:
+        return (), ()
+    claimable = tuple(state.claimable) if state.phase == Phase.CLAIM else ()
+    return claimable, tuple(str(a) for a in state.legal_actions())
+
+
+def view(state: GameState, seat: int | None) -> View:
+    """What ``seat`` (0 or 1; None for a spectator) may know of ``state`` (R10)."""
+    if seat not in (None, 0, 1):
+        raise ValueError(f"a seat is 0, 1 or None (spectator), not {seat!r}")
+    claimable, legal = _decision(state, seat)
+    under_clan, under_tactic = _under(state, seat)
+    result = state.outcome
+    return View(
+        variant=state.settings.variant,
+        rounds=state.settings.rounds,
+        round=state.round,
+        scores=_pair(state.scores),
+        rounds_won=_pair(state.rounds_won),
+        seat=seat,
+        turn=state.turn,
+        phase=state.phase.name,
+        stones=tuple(_stone(state, s) for s in range(NUM_STONES)),
+        hand=None if seat is None else _cards(sorted(state.hands[seat])),
+        hand_sizes=(_hand_size(state.hands[0]), _hand_size(state.hands[1])),
+        clan_deck=len(state.clan_deck),
+        tactic_deck=len(state.tactic_deck),
+        discards=(_cards(state.discards[0]), _cards(state.discards[1])),
+        tactics_played=_pair(state.tactics_played),
+        passes=state.passes,
+        held=None if state.held < 0 else card_str(state.held),
+        held_from=state.held_from,
+        recruit_draws=state.recruit_draws,
+        recruit_returns=state.recruit_returns,
+        under_clan=under_clan,
+        under_tactic=under_tactic,
+        claimable=claimable,
+        legal=legal,
+        round_outcomes=tuple(_round_view(o) for o in state.round_outcomes),
+        result=None if result is None else ResultView(result.winner, result.scores),
+        history=_public_history(state, seat),
+    )
+
+
+def reveal(state: GameState) -> dict[str, object]:
+    """Everything about a finished game (R10.4 hides nothing once play is over).
+
+    The spectator's view plus both hands, the decks bottom up and the full history.
+    Raises ValueError while the game is still being played.
+    """
+    if state.phase != Phase.OVER:
+        raise ValueError("the game is still being played: its hidden cards stay hidden (R10.4)")
+    data = view(state, None).to_dict()
+    data["hands"] = [list(_cards(state.hands[0])), list(_cards(state.hands[1]))]
+    data["decks"] = [list(_cards(state.clan_deck)), list(_cards(state.tactic_deck))]
+    data["history"] = [str(ACTIONS[a]) for a in state.history]
+    return data
