@@ -66,16 +66,23 @@ def test_greedy_beats_random_with_tactics() -> None:
 
 
 def _hidden_reshuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy in which the opponent's hand and the decks are dealt differently (R10.3)."""
+    """A copy in which the opponent's hand and the decks are dealt differently (R10.3).
+
+    The cards this seat put under a deck with the Recruiter stay where they are (R10.2).
+    """
     other = state.copy()
     opp = 1 - seat
-    for deck, tactic in ((other.clan_deck, False), (other.tactic_deck, True)):
+    decks = ((other.clan_deck, False), (other.tactic_deck, True))
+    for index, (deck, tactic) in enumerate(decks):
+        known = {i for i, who in enumerate(other.returned_by[index]) if who == seat}
+        free = [i for i in range(len(deck)) if i not in known]
         hand = [c for c in other.hands[opp] if (c >= NUM_CLAN) == tactic]
-        hidden = hand + deck
+        hidden = hand + [deck[i] for i in free]
         rng.shuffle(hidden)
         kept = [c for c in other.hands[opp] if (c >= NUM_CLAN) != tactic]
         other.hands[opp] = kept + hidden[: len(hand)]
-        deck[:] = hidden[len(hand) :]
+        for i, card in zip(free, hidden[len(hand) :], strict=True):
+            deck[i] = card
     return other
 
 

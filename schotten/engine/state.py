@@ -352,25 +352,32 @@ class GameState:
         return self._provable(seat, stone)
 
     def _provable(self, seat: int, stone: int) -> bool:
-        """R5.1/R5.2 for an unclaimed stone on which ``seat``'s side is complete."""
+        """R5.1/R5.2 for an unclaimed stone on which ``seat``'s side is complete.
+
+        A refusal is remembered with the unseen cards that refute it (none when the
+        opponent's complete side wins): it stands while the stone is unchanged and
+        those cards are still unseen.
+        """
+        key = seat * NUM_STONES + stone
+        refuted = self._refuted[key]
+        if refuted and refuted[0] == self._versions[stone] and not refuted[1] & ~self.pool:
+            return False
         theirs = self.sides[1 - seat][stone]
         mode = self.modes[stone]
         if len(theirs) == (4 if mode & MODE_MUD else 3):
-            return self.beats(seat, stone)
-        refuted = self._refuted[seat * NUM_STONES + stone]
-        if refuted and refuted[0] == self._versions[stone] and not refuted[1] & ~self.pool:
-            return False
-        needed = beating_completion(
-            tuple(c for c in theirs if c < NUM_CLAN),
-            tuple(c for c in theirs if c >= NUM_CLAN),
-            4 if mode & MODE_MUD else 3,
-            bool(mode & MODE_BLUFF),
-            self.pool,
-            self.strength(seat, stone),
-        )
+            needed = -1 if self.beats(seat, stone) else 0
+        else:
+            needed = beating_completion(
+                tuple(c for c in theirs if c < NUM_CLAN),
+                tuple(c for c in theirs if c >= NUM_CLAN),
+                4 if mode & MODE_MUD else 3,
+                bool(mode & MODE_BLUFF),
+                self.pool,
+                self.strength(seat, stone),
+            )
         if needed < 0:
             return True
-        self._refuted[seat * NUM_STONES + stone] = (self._versions[stone], needed)
+        self._refuted[key] = (self._versions[stone], needed)
         return False
 
     def claimable_stones(self, seat: int) -> list[int]:
