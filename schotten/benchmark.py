@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from .engine import GameState, Phase, Settings
 from .engine.actions import DONE_ID
 from .engine.cards import MODE_BLUFF, NUM_CLAN, NUM_STONES
-from .engine.formations import best_formation
+from .engine.formations import best_formation, warm_tables
 
 WARM_UP_GAMES = 30
 """Untimed games played first, so that tables and caches built on first use are not timed."""
@@ -74,6 +74,9 @@ class ProofCase:
     stone: int
 
 
+_CLAIM = Phase.CLAIM
+
+
 def random_game(state: GameState, rng: random.Random) -> int:
     """Play ``state`` to the end with uniformly random legal actions, taking every claim.
 
@@ -89,7 +92,7 @@ def random_game(state: GameState, rng: random.Random) -> int:
 def random_choice(state: GameState, rng: random.Random) -> int:
     """A uniformly random legal action id; in the claim step, a claim (R5.4)."""
     ids = state.legal_action_ids()
-    if state.phase == Phase.CLAIM:
+    if state.phase == _CLAIM:
         return next(i for i in ids if i != DONE_ID)
     return rng.choice(ids)
 
@@ -179,6 +182,7 @@ def percentile(values: list[float], fraction: float) -> float:
 def run(config: BenchConfig | None = None, seed: int = 0) -> BenchResult:
     """Run every benchmark once and return the figures."""
     config = config or BenchConfig()
+    warm_tables()
     for variant in ("base", "tactics"):
         time_random_games(variant, WARM_UP_GAMES, seed + config.games)
     base_s, base_actions = time_random_games("base", config.games, seed)

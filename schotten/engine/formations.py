@@ -341,6 +341,14 @@ def _completions(partial: tuple[int, ...]) -> tuple[list[int], list[int]]:
     return [s for s, _ in scored], [m for _, m in scored]
 
 
+def warm_tables() -> None:
+    """Build every completion table now rather than on first use (for benchmarks and servers)."""
+    cards = range(NUM_COLOURS * NUM_VALUES)
+    for size in range(3):
+        for partial in combinations(cards, size):
+            _completions(partial)
+
+
 def beating_completion(
     clan_cards: tuple[int, ...], wild: tuple[int, ...], size: int, bluff: bool, pool: int, floor: int
 ) -> int:

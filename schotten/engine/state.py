@@ -10,11 +10,11 @@ same state. ``apply`` checks legality and leaves the state unchanged on error;
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from . import actions as A
-from .actions import Action, Kind
+from .actions import ACTIONS, Action, Kind
 from .cards import (
     BANSHEE,
     BLUFF,
@@ -59,6 +59,12 @@ class Phase(IntEnum):
     OVER = 10
 
 
+_PLAY, _CLAIM, _DRAW, _OVER, _RECRUIT_DRAW = (
+    Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.OVER, Phase.RECRUIT_DRAW,
+)
+_K_PLAY, _K_CLAIM, _K_DONE, _K_PASS, _K_DRAW = Kind.PLAY, Kind.CLAIM, Kind.DONE, Kind.PASS, Kind.DRAW
+
+
 class Reason:
     """Why a round ended (R6)."""
 
@@ -76,17 +82,15 @@ class Settings:
     expert: bool = False
     rounds: int = 1
     first_player: int | None = None
+    hand_size: int = field(init=False, repr=False, compare=False)
+    """Cards in a full hand: 6, or 7 with tactics (R2.1, R7.1)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 99:
             raise ValueError(f"a match has 1 to 99 rounds, not {self.rounds}")
         if self.first_player not in (None, 0, 1):
             raise ValueError(f"the first player is seat 0 or 1, not {self.first_player}")
-
-    @property
-    def hand_size(self) -> int:
-        """Cards in a full hand: 6, or 7 with tactics (R2.1, R7.1)."""
-        return 7 if self.tactics else 6
+        object.__setattr__(self, "hand_size", 7 if self.tactics else 6)
 
     @property
     def variant(self) -> str:
@@ -303,7 +307,7 @@ class GameState:
     @property
     def is_over(self) -> bool:
         """Whether the whole game (every round) has ended."""
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     def known_under(self, seat: int) -> list[list[tuple[int, int]]]:
         """For each deck, ``(position from the bottom, card)`` of the cards ``seat`` put there
@@ -352,16 +356,19 @@ class GameState:
         return self._provable(seat, stone)
 
     def _provable(self, seat: int, stone: int) -> bool:
-        """R5.1/R5.2 for an unclaimed stone on which ``seat``'s side is complete.
+        """R5.1/R5.2 for an unclaimed stone on which ``seat``'s side is complete."""
+        refuted = self._refuted[seat * NUM_STONES + stone]
+        if refuted and refuted[0] == self._versions[stone] and not refuted[1] & ~self.pool:
+            return False
+        return self._prove(seat, stone)
+
+    def _prove(self, seat: int, stone: int) -> bool:
+        """Decide R5.1/R5.2 afresh and remember a refusal.
 
         A refusal is remembered with the unseen cards that refute it (none when the
         opponent's complete side wins): it stands while the stone is unchanged and
         those cards are still unseen.
         """
-        key = seat * NUM_STONES + stone
-        refuted = self._refuted[key]
-        if refuted and refuted[0] == self._versions[stone] and not refuted[1] & ~self.pool:
-            return False
         theirs = self.sides[1 - seat][stone]
         mode = self.modes[stone]
         if len(theirs) == (4 if mode & MODE_MUD else 3):
@@ -377,26 +384,32 @@ class GameState:
             )
         if needed < 0:
             return True
-        self._refuted[key] = (self._versions[stone], needed)
+        self._refuted[seat * NUM_STONES + stone] = (self._versions[stone], needed)
         return False
 
     def claimable_stones(self, seat: int) -> list[int]:
         """Every stone ``seat`` may claim now."""
-        mine, owner, modes = self.sides[seat], self.owner, self.modes
-        return [
-            s
-            for s in range(NUM_STONES)
-            if owner[s] < 0 and len(mine[s]) == (4 if modes[s] & MODE_MUD else 3) and self._provable(seat, s)
-        ]
+        mine, owner, modes, versions = self.sides[seat], self.owner, self.modes, self._versions
+        refuted, blocked, base = self._refuted, ~self.pool, seat * NUM_STONES
+        stones = []
+        for s in range(NUM_STONES):
+            if owner[s] >= 0 or len(mine[s]) != (4 if modes[s] & MODE_MUD else 3):
+                continue
+            known = refuted[base + s]
+            if known and known[0] == versions[s] and not known[1] & blocked:
+                continue
+            if self._prove(seat, s):
+                stones.append(s)
+        return stones
 
     def legal_action_ids(self) -> list[int]:
         """The ids of every legal action for the player to move."""
         phase = self.phase
-        if phase == Phase.PLAY:
+        if phase == _PLAY:
             return self._play_ids()
-        if phase == Phase.CLAIM:
+        if phase == _CLAIM:
             return [A.CLAIM_BASE + s for s in self.claimable] + [A.DONE_ID]
-        if phase in (Phase.DRAW, Phase.RECRUIT_DRAW):
+        if phase in (_DRAW, _RECRUIT_DRAW):
             return [A.DRAW_BASE, A.DRAW_BASE + 1]
         return self._ruse_ids(phase)
 
@@ -501,18 +514,18 @@ class GameState:
         """Play the action of this id without checking it (the fast path for search)."""
         self.history.append(action_id)
         self.movers.append(self.turn)
-        action = A.ACTIONS[action_id]
+        action = ACTIONS[action_id]
         kind = action.kind
-        if kind == Kind.PLAY:
+        if kind == _K_PLAY:
             self._play(action.card, action.stone)
-        elif kind == Kind.CLAIM:
+        elif kind == _K_CLAIM:
             self._claim(action.stone)
-        elif kind == Kind.DONE:
+        elif kind == _K_DONE:
             self._claims_done()
-        elif kind == Kind.PASS:
+        elif kind == _K_PASS:
             self.passes += 1
             self._after_play()
-        elif kind == Kind.DRAW:
+        elif kind == _K_DRAW:
             self._draw_choice(action.card)
         else:
             self._ruse_step(action)
@@ -521,7 +534,7 @@ class GameState:
         side = self.sides[seat][stone]
         side.append(card)
         self._versions[stone] += 1
-        if len(side) == self.capacity(stone):
+        if len(side) == (4 if self.modes[stone] & MODE_MUD else 3):
             self.clock += 1
             self.stamps[seat][stone] = self.clock
 
@@ -555,7 +568,7 @@ class GameState:
         if not self.settings.expert:
             self.claimable = self.claimable_stones(self.turn)
             if self.claimable:
-                self.phase = Phase.CLAIM
+                self.phase = _CLAIM
                 return
         self._draw_step()
 
@@ -572,7 +585,7 @@ class GameState:
     def _claims_done(self) -> None:
         self.claimable = []
         if self.settings.expert:
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
         else:
             self._draw_step()
 
@@ -588,7 +601,7 @@ class GameState:
         hand = self.hands[self.turn]
         if len(hand) < self.settings.hand_size:
             if self.clan_deck and self.tactic_deck:
-                self.phase = Phase.DRAW
+                self.phase = _DRAW
                 return
             if self.clan_deck or self.tactic_deck:
                 self._draw(A.CLAN_DECK if self.clan_deck else A.TACTIC_DECK)
@@ -603,7 +616,7 @@ class GameState:
 
     def _draw_choice(self, deck: int) -> None:
         self._draw(deck)
-        if self.phase == Phase.RECRUIT_DRAW:
+        if self.phase == _RECRUIT_DRAW:
             self.recruit_draws -= 1
             self._recruit_continue()
         else:
@@ -617,11 +630,11 @@ class GameState:
         self._start_turn()
 
     def _start_turn(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if self.settings.expert:
             self.claimable = self.claimable_stones(self.turn)
             if self.claimable:
-                self.phase = Phase.CLAIM
+                self.phase = _CLAIM
 
     # ------------------------------------------------------------------ ruses
 
