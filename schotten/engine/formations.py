@@ -110,9 +110,17 @@ def _value_mask(cards: tuple[int, ...]) -> int:
 
 def _cover(missing: int, wild: tuple[int, ...], available: int) -> tuple[int, ...] | None:
     """Values for the wild cards so that every missing value not available is covered."""
-    values = [v for v in range(NUM_VALUES) if missing >> v & 1]
+    must = missing & ~available
+    if must.bit_count() > len(wild):
+        return None
     if not wild:
-        return () if missing & ~available == 0 else None
+        return ()
+    if len(wild) == 1:
+        allowed = WILD_VALUES[wild[0]] & missing
+        if must:
+            return ((must & -must).bit_length() - 1,) if allowed & must == must else None
+        return (allowed.bit_length() - 1,) if allowed else None
+    values = [v for v in range(NUM_VALUES) if missing >> v & 1]
     for chosen in permutations(values, len(wild)):
         covered = 0
         for card, v in zip(wild, chosen, strict=True):
@@ -120,7 +128,7 @@ def _cover(missing: int, wild: tuple[int, ...], available: int) -> tuple[int, ..
                 break
             covered |= 1 << v
         else:
-            if missing & ~covered & ~available == 0:
+            if must & ~covered == 0:
                 return chosen
     return None
 
