@@ -76,6 +76,7 @@ _REASON_LETTERS: dict[str, str] = {
     Reason.FIVE: "f",
     Reason.MORE_STONES: "m",
     Reason.EQUAL_STONES: "e",
+    Reason.FORFEIT: "x",
 }
 _REASON_BY_LETTER = {letter: reason for reason, letter in _REASON_LETTERS.items()}
 _RUSE_OF_PHASE: dict[Phase, int] = {
@@ -668,6 +669,7 @@ def _build(f: _Fields) -> GameState:
     state.recruit_draws = f.counter if f.phase == Phase.RECRUIT_DRAW else 0
     state.recruit_returns = f.counter if f.phase == Phase.RECRUIT_RETURN else 0
     state.returned_by = f.returned_by
+    state.forfeited = None
     state.history = []
     state.movers = []
     state.round_starts = [0] * (len(f.outcomes) + 1)

@@ -42,7 +42,11 @@ _REQUIRED: dict[str, str] = {
     "actions": "a list of actions in notation",
     "result": "an object or null",
 }
-_OPTIONAL: dict[str, str] = {"players": "a list of two names", "created": "text"}
+_OPTIONAL: dict[str, str] = {
+    "players": "a list of two names",
+    "created": "text",
+    "forfeit": "an object with the seat that forfeited and the reason",
+}
 
 
 # ---------------------------------------------------------------------- writing
@@ -85,6 +89,8 @@ def record_of(state: GameState, players: list[str] | None = None, created: str |
         "actions": [str(ACTIONS[i]) for i in state.history],
         "result": result_of(state.outcome),
     }
+    if state.forfeited is not None:
+        record["forfeit"] = {"seat": state.forfeited[0], "reason": state.forfeited[1]}
     if players is not None:
         record["players"] = players
     if created is not None:
@@ -99,6 +105,8 @@ def _check_leads_to(record: Record, state: GameState) -> None:
     try:
         for text in record["actions"]:
             replay.apply(text)
+        if state.forfeited is not None:
+            replay.forfeit(*state.forfeited)
     except SchottenError as error:
         raise RecordError(f"this state's history cannot be replayed from the deal: {error}") from None
     if format_position(replay) != format_position(state):
@@ -207,6 +215,15 @@ def _check_optional(record: Record) -> None:
         raise RecordError(f"'players' must be a list of two names, not {players!r}")
     if "created" in record and not isinstance(record["created"], str):
         raise RecordError(f"'created' must be text, not {record['created']!r}")
+    forfeit = record.get("forfeit")
+    if "forfeit" in record and not (
+        isinstance(forfeit, dict)
+        and set(forfeit) == {"seat", "reason"}
+        and forfeit["seat"] in (0, 1)
+        and _is_int(forfeit["seat"])
+        and isinstance(forfeit["reason"], str)
+    ):
+        raise RecordError(f"'forfeit' must be {{'seat': 0 or 1, 'reason': text}}, not {forfeit!r}")
 
 
 def _is_int(value: object) -> bool:
@@ -229,6 +246,12 @@ def _replay(record: str | Mapping[str, Any]) -> Iterator[GameState]:
             raise RecordError(f"move {number} {text!r} is malformed: {error}") from None
         except IllegalActionError as error:
             raise RecordError(f"move {number} {text!r} is illegal: {error}") from None
+        yield state
+    if "forfeit" in checked:
+        try:
+            state.forfeit(checked["forfeit"]["seat"], checked["forfeit"]["reason"])
+        except IllegalActionError as error:
+            raise RecordError(f"the record's forfeit comes after the end of the game: {error}") from None
         yield state
     _check_result(checked["result"], result_of(state.outcome))
 

@@ -72,6 +72,7 @@ class Reason:
     FIVE = "five stones"
     MORE_STONES = "more stones when play ran out"
     EQUAL_STONES = "equal stones when play ran out"
+    FORFEIT = "forfeit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +149,7 @@ class GameState:
         "clock",
         "discards",
         "first",
+        "forfeited",
         "hands",
         "held",
         "held_from",
@@ -207,6 +209,7 @@ class GameState:
     rounds_won: list[int]
     round_outcomes: list[Outcome]
     outcome: MatchResult | None
+    forfeited: tuple[int, str] | None
     _versions: list[int]
     _refuted: list[tuple[int, int] | None]
 
@@ -223,6 +226,7 @@ class GameState:
         state.rounds_won = [0, 0]
         state.round_outcomes = []
         state.outcome = None
+        state.forfeited = None
         if state.settings.first_player is None:
             state.first = random.Random(f"{seed}/first").randrange(2)
         else:
@@ -298,6 +302,7 @@ class GameState:
         other.rounds_won = self.rounds_won[:]
         other.round_outcomes = self.round_outcomes[:]
         other.outcome = self.outcome
+        other.forfeited = self.forfeited
         other._versions = self._versions[:]
         other._refuted = self._refuted[:]
         return other
@@ -744,6 +749,28 @@ class GameState:
         self.outcome = MatchResult(
             self._match_winner(), (self.scores[0], self.scores[1]), tuple(self.round_outcomes)
         )
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        """End the game at once, lost by ``seat`` (a resignation, or a bot's bad or missing answer).
+
+        The current round goes to the opponent (5 points, R9.2) and so does the match,
+        whatever the points; ``forfeited`` keeps the seat and the reason.
+        """
+        if self.phase == _OVER:
+            raise IllegalActionError("the game is over: it cannot be forfeited")
+        if seat not in (0, 1):
+            raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+        self.forfeited = (seat, reason)
+        winner = 1 - seat
+        points = [self.owner.count(s) for s in (0, 1)]
+        points[winner] = 5
+        self.rounds_won[winner] += 1
+        self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
+        stones = tuple(o if o >= 0 else None for o in self.owner)
+        self.round_outcomes.append(Outcome(winner, Reason.FORFEIT, stones, (points[0], points[1])))
+        self.claimable = []
+        self.phase = _OVER
+        self.outcome = MatchResult(winner, (self.scores[0], self.scores[1]), tuple(self.round_outcomes))
 
     def _match_winner(self) -> int | None:
         for measure in (self.scores, self.rounds_won):

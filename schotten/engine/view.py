@@ -92,7 +92,9 @@ class View:
     none). ``claimable`` (stones) and ``legal`` (notation) are empty unless the
     decision is this seat's. ``under_clan`` / ``under_tactic`` list, bottom up, the
     seat's Recruiter returns still in that deck (R10.2). ``result`` is None until
-    the match is over.
+    the match is over. ``first_player`` is the seat that began the match (R2.3);
+    ``movers[i]`` the seat that made ``history[i]``; ``forfeit`` the seat that
+    forfeited and why, if one did.
     """
 
     variant: str
@@ -101,6 +103,7 @@ class View:
     scores: tuple[int, int]
     rounds_won: tuple[int, int]
     seat: int | None
+    first_player: int
     turn: int
     phase: str
     stones: tuple[StoneView, ...]
@@ -122,6 +125,8 @@ class View:
     round_outcomes: tuple[RoundView, ...]
     result: ResultView | None
     history: tuple[str, ...]
+    movers: tuple[int, ...]
+    forfeit: tuple[int, str] | None
 
     def to_dict(self) -> dict[str, object]:
         """The view as plain JSON-ready data (dicts, lists, ints, strings, booleans, None)."""
@@ -237,6 +242,7 @@ def view(state: GameState, seat: int | None) -> View:
         scores=_pair(state.scores),
         rounds_won=_pair(state.rounds_won),
         seat=seat,
+        first_player=state.first,
         turn=state.turn,
         phase=state.phase.name,
         stones=tuple(_stone(state, s) for s in range(NUM_STONES)),
@@ -258,6 +264,8 @@ def view(state: GameState, seat: int | None) -> View:
         round_outcomes=tuple(_round_view(o) for o in state.round_outcomes),
         result=None if result is None else ResultView(result.winner, result.scores),
         history=_public_history(state, seat),
+        movers=tuple(state.movers),
+        forfeit=state.forfeited,
     )
 
 
