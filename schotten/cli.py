@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import tui
+from .arena import arena_command
 from .benchmark import BenchConfig, report_lines
 from .benchmark import run as run_bench
 from .bots import Bot, decide, make_bot
@@ -40,6 +41,7 @@ from .engine.formations import best_formation, describe
 from .engine.position import parse_position
 from .engine.record import parse_record, states_of, write_record_file
 from .engine.view import actors, view
+from .protocol.program import bot_command
 
 app = typer.Typer(
     help="Schotten Totten: play, replay, analyse and benchmark.",
@@ -68,6 +70,12 @@ class Opponent(StrEnum):
 
     random = "random"
     greedy = "greedy"
+    heuristic = "heuristic"
+    mcts = "mcts"
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    expert = "expert"
     human = "human"
 
 
@@ -332,7 +340,9 @@ def play(
     variant: Annotated[Variant, typer.Option(help="The variant (R7, R8).")] = Variant.base,
     rounds: Annotated[int, typer.Option(min=1, max=99, help="Rounds in the match (R9).")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (random if not given).")] = None,
-    opponent: Annotated[Opponent, typer.Option(help="A random or greedy bot, or human.")] = Opponent.greedy,
+    opponent: Annotated[Opponent, typer.Option(help="A bot, a level (easy .. expert) or human.")] = (
+        Opponent.greedy
+    ),
     seat: Annotated[int, typer.Option(min=1, max=2, help="Your seat, 1 or 2.")] = 1,
     first: Annotated[int | None, typer.Option(min=1, max=2, help="Who plays first (R2.3).")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
@@ -573,6 +583,10 @@ def bench(
         return
     for line in report_lines(result):
         typer.echo(line)
+
+
+app.command("arena")(arena_command)
+app.command("bot")(bot_command)
 
 
 def main() -> None:
