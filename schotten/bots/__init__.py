@@ -1,5 +1,6 @@
-"""Players that choose actions from a view (R10): the simple built-in bots and their interface."""
+"""Players that choose actions from a view (R10): the built-in bots, their interface and registry."""
 
-from .simple import BOTS, Bot, GreedyBot, RandomBot, decide, make_bot
+from .registry import BOT_NAMES, LEVELS, Level, make_bot
+from .simple import Bot, GreedyBot, RandomBot, decide
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "decide", "make_bot"]
+__all__ = ["BOT_NAMES", "LEVELS", "Bot", "GreedyBot", "Level", "RandomBot", "decide", "make_bot"]

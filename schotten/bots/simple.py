@@ -227,14 +227,3 @@ class _Scorer:
         if card < NUM_CLAN:
             return -value_of(card)
         return -20 if card in ELITE_TROOPS else 0
-
-
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A built-in bot by name (see ``BOTS``)."""
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
-    return BOTS[name](seed)
-
-
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""The built-in bots by name."""

@@ -1,0 +1,231 @@
+"""The heuristic bot: legal, reproducible, blind to hidden cards (R10), sensible in set positions, strong.
+
+Scenario positions are dealt with ``tests.scenario.deal``; seat 0 (the bot) moves first.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schotten.bots import RandomBot, decide, make_bot
+from schotten.bots.heuristic import HeuristicBot
+from schotten.bots.simple import Bot
+from schotten.engine import Action, GameState, Kind, Phase, Settings
+from schotten.engine.cards import NUM_CLAN
+from schotten.engine.view import view
+from tests.scenario import deal
+
+VARIANTS = ("base", "tactics", "expert", "expert-base")
+
+
+def play_out(state: GameState, bots: tuple[Bot, Bot]) -> GameState:
+    """Play to the end, checking that every chosen action is legal."""
+    while not state.is_over:
+        action = decide(bots[state.turn], state)
+        assert action.id in state.legal_action_ids(), f"{bots[state.turn].name} chose illegal {action}"
+        state.apply(action)
+    return state
+
+
+def choice(state: GameState, seed: int = 0) -> str:
+    """The heuristic bot's choice for the seat to move, in notation."""
+    return str(decide(HeuristicBot(seed), state))
+
+
+# ---------------------------------------------------------------- whole games
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 10_000),
+    opponent=st.sampled_from(["random", "greedy", "heuristic"]),
+)
+def test_plays_only_legal_actions(variant: str, seed: int, opponent: str) -> None:
+    """Whole games in every variant, ruses and combat modes included (R7, R8), end with legal choices."""
+    state = GameState.new(Settings.of(variant, rounds=2), seed)
+    bots: tuple[Bot, Bot] = (HeuristicBot(seed), make_bot(opponent, seed + 1))
+    if seed % 2:
+        bots = bots[::-1]
+    play_out(state, bots)
+    assert state.outcome is not None
+
+
+@pytest.mark.parametrize("variant", ["base", "tactics"])
+def test_same_seed_same_game(variant: str) -> None:
+    """Deterministic for a seed: the same game twice gives the same moves."""
+    games = []
+    for _ in range(2):
+        state = GameState.new(Settings.of(variant), 21)
+        games.append(play_out(state, (HeuristicBot(3), RandomBot(4))).history)
+    assert games[0] == games[1]
+
+
+def test_registry_builds_it() -> None:
+    """``make_bot("heuristic")`` and the medium level give this bot."""
+    assert isinstance(make_bot("heuristic", 1), HeuristicBot)
+    assert make_bot("medium", 1).name == "heuristic"
+
+
+def _hidden_reshuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A copy in which the opponent's hand and the decks are dealt anew from the same cards (R10.3).
+
+    Cards the seat put under a deck with the Recruiter keep their places (R10.2).
+    """
+    other = state.copy()
+    opponent = 1 - seat
+    for index, deck in enumerate((other.clan_deck, other.tactic_deck)):
+        tactic = index == 1
+        known = {i for i, who in enumerate(other.returned_by[index]) if who == seat}
+        free = [i for i in range(len(deck)) if i not in known]
+        held = [c for c in other.hands[opponent] if (c >= NUM_CLAN) == tactic]
+        pool = held + [deck[i] for i in free]
+        rng.shuffle(pool)
+        kept = [c for c in other.hands[opponent] if (c >= NUM_CLAN) != tactic]
+        other.hands[opponent] = kept + pool[: len(held)]
+        for i, card in zip(free, pool[len(held) :], strict=True):
+            deck[i] = card
+    return other
+
+
+@pytest.mark.parametrize("variant", ["base", "tactics"])
+def test_decides_from_the_view_only(variant: str) -> None:
+    """R10: with the unseen cards dealt differently and the same view, the choice is the same."""
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(2):
+        state = GameState.new(Settings.of(variant), seed)
+        players: tuple[Bot, Bot] = (HeuristicBot(seed), RandomBot(seed))
+        while not state.is_over:
+            seat = state.turn
+            if seat == 0:
+                other = _hidden_reshuffled(state, seat, rng)
+                if other.hands[1] != state.hands[1] or other.clan_deck != state.clan_deck:
+                    assert view(other, seat) == view(state, seat)
+                    assert choice(other, seed) == choice(state, seed)
+                    checked += 1
+            state.apply(decide(players[seat], state))
+    assert checked > 20
+
+
+@pytest.mark.parametrize("variant", ["base", "expert-base"])
+def test_takes_every_claim(variant: str) -> None:
+    """R5.4, R8.1: in a claim step the bot claims while it can, never ending the step early."""
+    claim_steps = 0
+    for seed in range(6):
+        state = GameState.new(Settings.of(variant), seed)
+        bots: tuple[Bot, Bot] = (HeuristicBot(seed), RandomBot(seed))
+        while not state.is_over:
+            action = decide(bots[state.turn], state)
+            if state.turn == 0 and state.phase == Phase.CLAIM:
+                claim_steps += 1
+                assert action.kind == Kind.CLAIM
+            state.apply(action)
+    assert claim_steps > 0
+
+
+def test_beats_random_clearly() -> None:
+    """Over 60 seeded base games, seats alternating, the bot wins at least 85%."""
+    wins = 0
+    for seed in range(60):
+        seat = seed % 2
+        bots: list[Bot] = [RandomBot(seed), RandomBot(seed)]
+        bots[seat] = HeuristicBot(seed)
+        state = play_out(GameState.new(Settings.of("base"), seed), (bots[0], bots[1]))
+        assert state.outcome is not None
+        wins += state.outcome.winner == seat
+    assert wins >= 51
+
+
+# ---------------------------------------------------------------- sense in set positions
+
+
+def test_completes_a_colour_run() -> None:
+    """With 7r 8r on a stone and 9r in hand, it completes the colour-run (R4.1), a provable win (R5.2)."""
+    state = deal("base", hands=("9r 1g 2b 3y 4p 2k", "1b 2g 3p 4y 5b 6g"), board=({1: "7r 8r"}, {1: "9g 9b"}))
+    assert choice(state) == "9r@1"
+    state.apply("9r@1")
+    assert state.claimable == [0]
+
+
+def test_does_not_hand_the_opponent_a_stone() -> None:
+    """It does not complete a side that loses to the opponent's complete side while other plays exist."""
+    board = ({1: "6k 7k"}, {1: "5g 5b 5r"})
+    state = deal("base", hands=("2y 1g 3b 4p 9r 2g", "1b 2p 3p 4y 5y 6g"), board=board)
+    assert Action.parse(choice(state)).stone != 0
+    for seed in range(5):
+        assert not choice(state, seed).endswith("@1")
+
+
+def test_keeps_the_winning_card_for_the_stone() -> None:
+    """The card that beats the opponent's complete side (5k: colour-run 5-6-7 over three 5s) goes there."""
+    board = ({1: "6k 7k"}, {1: "5g 5b 5r"})
+    state = deal("base", hands=("2y 1g 3b 4p 5k 2g", "1b 2p 3p 4y 5y 6g"), board=board)
+    assert choice(state) == "5k@1"
+
+
+def test_blocks_the_opponents_colour_run_when_it_costs_nothing() -> None:
+    """Of two cards that complete the same three 7s, it plays 7b, the card the opponent's 8b 9b needs."""
+    state = deal(
+        "base",
+        hands=("7b 7y 1g 2p 3k 4r", "1b 2y 3p 4y 5y 6g"),
+        board=({5: "7g 7r"}, {5: "1k 2g", 3: "8b 9b"}),
+    )
+    assert choice(state) == "7b@5"
+
+
+def test_uses_a_joker_to_win_a_stone() -> None:
+    """R7.3: with 8r 9r against three 6s and the 7r out of reach, the Joker makes the winning colour-run."""
+    state = deal(
+        "tactics",
+        hands=("JO 1g 2b 3y 4p 2k 3g", "1b 2p 3p 4y 5y 6k 6r"),
+        board=({4: "8r 9r"}, {4: "6g 6b 6y", 2: "7r"}),
+    )
+    assert choice(state) == "JO@4"
+    state.apply("JO@4")
+    assert state.claimable == [3]
+
+
+def test_keeps_the_joker_without_a_good_use() -> None:
+    """R7.2: on an open board with an ordinary hand it plays a clan card and keeps its Joker."""
+    state = deal("tactics", hands=("JO 8g 9g 5b 3y 4p 2k", "1b 2p 3p 4y 5y 6k 6r"))
+    assert Action.parse(choice(state)).card < NUM_CLAN
+
+
+def test_banshee_breaks_a_winning_formation() -> None:
+    """R7.9: against a colour-run beating its complete side, it banishes a card and can then claim (R5.2)."""
+    state = deal(
+        "tactics",
+        hands=("BA 1g 2b 3y 4p 2k 3g", "1b 2p 3p 4y 5y 6k 6r"),
+        board=({5: "4g 5g 6g"}, {5: "7y 8y 9y"}),
+    )
+    assert choice(state) == "BA"
+    state.apply("BA")
+    assert choice(state) in {"banish 7y@5", "banish 8y@5"}
+    state.apply(choice(state))
+    assert state.claimable == [4]
+
+
+def test_recruiter_returns_weak_cards() -> None:
+    """R7.7: after the Recruiter's draws it puts back cards its formations do not need."""
+    state = deal(
+        "tactics",
+        hands=("RE 8r 1g 2b 3y 2k 3p", "1b 2p 5p 4y 5y 6k 6r"),
+        board=({1: "7r 9r"}, {}),
+        clan_deck="4p 1y 2y",
+        tactic_deck="SH",
+    )
+    state.apply("RE")
+    while state.phase == Phase.RECRUIT_DRAW:
+        state.apply("draw clan")
+    returned = []
+    while state.phase == Phase.RECRUIT_RETURN:
+        action = choice(state)
+        returned.append(action)
+        state.apply(action)
+    assert len(returned) == 2
+    assert "return 8r" not in returned
