@@ -46,12 +46,11 @@ import math
 import random
 import time
 from collections.abc import Callable
-from itertools import combinations
 
 from ..engine import Action, GameState, Phase, parse_action
 from ..engine.actions import CLAIM_BASE, DONE_ID
 from ..engine.cards import NUM_CLAN, NUM_STONES, NUM_VALUES
-from ..engine.formations import COLOUR_RUN, TRIPLE_STRENGTH, strength_of
+from ..engine.formations import COLOUR, COLOUR_RUN, KIND, RUN, TRIPLE_STRENGTH, strength_of
 from ..engine.view import View
 from .sample import Sampler
 
@@ -328,21 +327,19 @@ _TIE_BREAK = [(card % NUM_VALUES) / 100 for card in range(NUM_CLAN)]
 Pair = tuple[list[int], list[int], list[int]]
 """A two-card side's completions: strengths (strongest first), card masks per strength, strength by card."""
 
-_SINGLES: list[tuple[list[int], list[int]] | None] = [None] * NUM_CLAN
 _PAIRS: list[Pair | None] = [None] * (NUM_CLAN * NUM_CLAN)
+_COLUMN = [sum(1 << (colour * NUM_VALUES + v) for colour in range(6)) for v in range(NUM_VALUES)]
+"""``_COLUMN[v]``: the mask of the six clan cards of value ``v + 1``."""
 
 
-def _single(card: int) -> tuple[list[int], list[int]]:
-    """The completions of a side holding ``card``: strengths (strongest first) and the two cards' masks."""
-    table = _SINGLES[card]
-    if table is None:
-        rest = [c for c in range(NUM_CLAN) if c != card]
-        scored = sorted(
-            (-TRIPLE_STRENGTH[tuple(sorted((card, a, b)))], (1 << a) | (1 << b))  # type: ignore[index]
-            for a, b in combinations(rest, 2)
-        )
-        table = _SINGLES[card] = ([-s for s, _ in scored], [m for _, m in scored])
-    return table
+def _top_two(mask: int) -> int:
+    values = [v + 1 for v in range(NUM_VALUES - 1, -1, -1) if mask >> v & 1]
+    return values[0] + values[1] if len(values) >= 2 else -1
+
+
+_TOP_TWO = [_top_two(mask) for mask in range(1 << NUM_VALUES)]
+"""``_TOP_TWO[mask]``: the sum of the two highest values of a 9-bit value mask, -1 with fewer than two."""
+_BASE = [strength_of(rank, 0) for rank in range(5)]
 
 
 def _pair(x: int, y: int) -> Pair:
@@ -362,11 +359,34 @@ def _pair(x: int, y: int) -> Pair:
 
 
 def _reach_single(card: int, pool: int) -> int:
-    """The strongest formation a side holding ``card`` can reach from ``pool`` (-1: none)."""
-    strengths, masks = _SINGLES[card] or _single(card)
-    for i, m in enumerate(masks):
-        if m & pool == m:
-            return strengths[i]
+    """The strongest formation a side holding ``card`` can reach from ``pool`` (-1: none), rank by rank."""
+    pool &= ~(1 << card)
+    colour, v = divmod(card, NUM_VALUES)
+    own = (pool >> (colour * NUM_VALUES)) & 511
+    starts = [s for s in (v, v - 1, v - 2) if 0 <= s <= NUM_VALUES - 3]
+    for start in starts:
+        need = (7 << start) & ~(1 << v)
+        if own & need == need:
+            return _BASE[COLOUR_RUN] + 3 * start + 6
+    if (pool & _COLUMN[v]).bit_count() >= 2:
+        return _BASE[KIND] + 3 * (v + 1)
+    if _TOP_TWO[own] >= 0:
+        return _BASE[COLOUR] + v + 1 + _TOP_TWO[own]
+    values = 0
+    rest = pool
+    while rest:
+        values |= rest & 511
+        rest >>= NUM_VALUES
+    for start in starts:
+        need = (7 << start) & ~(1 << v)
+        if values & need == need:
+            return _BASE[RUN] + 3 * start + 6
+    total, count = v + 1, 0
+    for w in range(NUM_VALUES - 1, -1, -1):
+        take = min(2 - count, (pool & _COLUMN[w]).bit_count())
+        total, count = total + take * (w + 1), count + take
+        if count == 2:
+            return total
     return -1
 
 
