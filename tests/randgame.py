@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from schotten.engine import GameState, Phase, Settings
 from schotten.engine.actions import DONE_ID
+from schotten.engine.cards import NUM_CLAN
 
 MAX_MOVES_PER_ROUND = 1000
 """No round of a real game comes near this many moves; reaching it means a game that never ends."""
@@ -67,3 +68,25 @@ def random_game(
     for state in random_states(settings, seed, stop_after, claim):  # noqa: B007
         pass
     return state
+
+
+def redeal_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A copy in which the opponent's hand and the decks are dealt anew from the same cards (R10.3).
+
+    The opponent's hand keeps its clan and tactic counts; cards ``seat`` put under a deck
+    with the Recruiter keep their places (R10.2). ``seat`` cannot tell the copy apart.
+    """
+    other = state.copy()
+    opponent = 1 - seat
+    for index, deck in enumerate((other.clan_deck, other.tactic_deck)):
+        tactic = index == 1
+        known = {i for i, who in enumerate(other.returned_by[index]) if who == seat}
+        free = [i for i in range(len(deck)) if i not in known]
+        held = [c for c in other.hands[opponent] if (c >= NUM_CLAN) == tactic]
+        pool = held + [deck[i] for i in free]
+        rng.shuffle(pool)
+        kept = [c for c in other.hands[opponent] if (c >= NUM_CLAN) != tactic]
+        other.hands[opponent] = kept + pool[: len(held)]
+        for i, card in zip(free, pool[len(held) :], strict=True):
+            deck[i] = card
+    return other

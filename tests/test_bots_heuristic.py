@@ -17,6 +17,7 @@ from schotten.bots.simple import Bot
 from schotten.engine import Action, GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_CLAN
 from schotten.engine.view import view
+from tests.randgame import redeal_hidden
 from tests.scenario import deal
 
 VARIANTS = ("base", "tactics", "expert", "expert-base")
@@ -71,27 +72,6 @@ def test_registry_builds_it() -> None:
     assert make_bot("medium", 1).name == "heuristic"
 
 
-def _hidden_reshuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy in which the opponent's hand and the decks are dealt anew from the same cards (R10.3).
-
-    Cards the seat put under a deck with the Recruiter keep their places (R10.2).
-    """
-    other = state.copy()
-    opponent = 1 - seat
-    for index, deck in enumerate((other.clan_deck, other.tactic_deck)):
-        tactic = index == 1
-        known = {i for i, who in enumerate(other.returned_by[index]) if who == seat}
-        free = [i for i in range(len(deck)) if i not in known]
-        held = [c for c in other.hands[opponent] if (c >= NUM_CLAN) == tactic]
-        pool = held + [deck[i] for i in free]
-        rng.shuffle(pool)
-        kept = [c for c in other.hands[opponent] if (c >= NUM_CLAN) != tactic]
-        other.hands[opponent] = kept + pool[: len(held)]
-        for i, card in zip(free, pool[len(held) :], strict=True):
-            deck[i] = card
-    return other
-
-
 @pytest.mark.parametrize("variant", ["base", "tactics"])
 def test_decides_from_the_view_only(variant: str) -> None:
     """R10: with the unseen cards dealt differently and the same view, the choice is the same."""
@@ -103,7 +83,7 @@ def test_decides_from_the_view_only(variant: str) -> None:
         while not state.is_over:
             seat = state.turn
             if seat == 0:
-                other = _hidden_reshuffled(state, seat, rng)
+                other = redeal_hidden(state, seat, rng)
                 if other.hands[1] != state.hands[1] or other.clan_deck != state.clan_deck:
                     assert view(other, seat) == view(state, seat)
                     assert choice(other, seed) == choice(state, seed)

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from schotten.bots import GreedyBot, RandomBot, decide, make_bot
 from schotten.bots.simple import Bot
 from schotten.engine import GameState, Kind, Phase, Settings
-from schotten.engine.cards import NUM_CLAN
 from schotten.engine.view import view
+from tests.randgame import redeal_hidden
 
 VARIANTS = ("base", "tactics", "expert", "expert-base")
 
@@ -65,27 +65,6 @@ def test_greedy_beats_random_with_tactics() -> None:
     assert wins > 18
 
 
-def _hidden_reshuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy in which the opponent's hand and the decks are dealt differently (R10.3).
-
-    The cards this seat put under a deck with the Recruiter stay where they are (R10.2).
-    """
-    other = state.copy()
-    opp = 1 - seat
-    decks = ((other.clan_deck, False), (other.tactic_deck, True))
-    for index, (deck, tactic) in enumerate(decks):
-        known = {i for i, who in enumerate(other.returned_by[index]) if who == seat}
-        free = [i for i in range(len(deck)) if i not in known]
-        hand = [c for c in other.hands[opp] if (c >= NUM_CLAN) == tactic]
-        hidden = hand + [deck[i] for i in free]
-        rng.shuffle(hidden)
-        kept = [c for c in other.hands[opp] if (c >= NUM_CLAN) != tactic]
-        other.hands[opp] = kept + hidden[: len(hand)]
-        for i, card in zip(free, hidden[len(hand) :], strict=True):
-            deck[i] = card
-    return other
-
-
 @pytest.mark.parametrize("variant", ["base", "tactics"])
 def test_bots_choose_from_the_view_only(variant: str) -> None:
     """R10: dealing the unseen cards differently, with the same view, gives the same choice."""
@@ -96,7 +75,7 @@ def test_bots_choose_from_the_view_only(variant: str) -> None:
         players = (GreedyBot(seed), RandomBot(seed))
         while not state.is_over:
             seat = state.turn
-            other = _hidden_reshuffled(state, seat, rng)
+            other = redeal_hidden(state, seat, rng)
             if other.hands[1 - seat] != state.hands[1 - seat] or other.clan_deck != state.clan_deck:
                 assert view(other, seat) == view(state, seat)
                 for name in ("greedy", "random"):
