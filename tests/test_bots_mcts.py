@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
 from schotten.bots import RandomBot, decide, make_bot
-from schotten.bots.mcts import DEFAULT_SECONDS, MctsBot
+from schotten.bots.mcts import DEFAULT_SECONDS, MctsBot, _reach_single
 from schotten.bots.simple import Bot
 from schotten.engine import GameState, Kind, Phase, Settings
+from schotten.engine.cards import NUM_CLAN
+from schotten.engine.formations import TRIPLE_STRENGTH
 from schotten.engine.view import view
 from tests.randgame import random_states
 from tests.test_sample import hidden_reshuffled
@@ -122,6 +125,28 @@ def test_budgets() -> None:
     assert bot.last_iterations == 37
     built = make_bot("mcts", 1, iterations=9)
     assert isinstance(built, MctsBot) and built.iterations == 9
+
+
+def test_searches_without_the_anchor() -> None:
+    """Without the heuristic bot's anchor the search alone decides, legally, in every variant."""
+    for variant in VARIANTS:
+        state = GameState.new(Settings.of(variant), 21)
+        play_out(state, (MctsBot(2, iterations=8, anchor=False), RandomBot(2)))
+        assert state.outcome is not None
+
+
+def test_policy_reach_is_the_best_completion() -> None:
+    """The policy's reach of a one-card side is the strongest triple the pool can complete (R4)."""
+    rng = random.Random(8)
+    for _ in range(300):
+        pool = sum(1 << c for c in rng.sample(range(NUM_CLAN), rng.randrange(NUM_CLAN)))
+        card = rng.randrange(NUM_CLAN)
+        others = [c for c in range(NUM_CLAN) if c != card and pool >> c & 1]
+        best = max(
+            (TRIPLE_STRENGTH[tuple(sorted((card, a, b)))] for a, b in combinations(others, 2)),  # type: ignore[index]
+            default=-1,
+        )
+        assert _reach_single(card, pool) == best
 
 
 def test_beats_random_clearly() -> None:

@@ -2,26 +2,30 @@
 
 The bot searches the information set of the seat to move: every iteration deals the
 cards that seat cannot see at random (``sample.Sampler``, R10), so the search never
-reads the real opponent hand or deck order. Below the root, the tree is ISMCTS: a
-node's children are the moves made there in any deal; each iteration chooses among
-the children legal in its deal by UCB1 with availability counts, adds one child,
-plays the round out with a cheap greedy policy and credits the result to every node
-on the way, each from the point of view of the seat that made the move into it.
+reads the real opponent hand or deck order. Below the root the tree is ISMCTS: a
+node's children are the moves made there in any deal; an iteration chooses among the
+children legal in its deal by UCB1 with availability counts, adds one child, plays
+the round out with a cheap greedy policy and credits the result to every node on
+the way, each from the point of view of the seat that made the move into it.
 
-At the root the search compares candidate actions with sequential halving: the
-policy's best ``CANDIDATES`` actions all get the same number of iterations, the
-worse half is dropped, and so on until two remain, which share what is left of the
-budget; the one with the better mean result is played. Each batch of iterations
-uses one deal and one stream of playout random numbers for every surviving
-candidate, so candidates are compared on the same cards (paired comparisons), which
-removes most of the luck of the deal from the comparison.
+At the root, candidate actions are compared by sequential halving: the heuristic
+bot's choice (the *anchor*) and the policy's best actions, ``CANDIDATES`` in all,
+get the same number of iterations, the worse half is dropped (never the anchor),
+and so on until two remain, which share what is left of the budget. Each batch of
+iterations uses one deal and one stream of playout random numbers for every
+candidate still in, so candidates are compared on the same cards (paired
+comparisons), which takes most of the luck of the deal out of the comparison. The
+best candidate is played if its mean result beats the anchor's by ``MARGIN``;
+otherwise the anchor is. (Playouts judge moves as greedy players would follow them
+up; against the heuristic bot, overruling it only on clear evidence measured
+better than always trusting the playouts.)
 
 Choices and simplifications:
 
 - Claims are never searched: whoever is in a claim step takes every provable claim
   before ``done`` (R5 proofs are final, so claiming is never wrong). At the root a
   claim is answered at once, as is a decision with a single legal action.
-- Progressive widening below the root: a node offers only its best few plays, ranked
+- Progressive widening below the root: a node offers only its best few moves, ranked
   by the policy, and more as it is visited (``WIDENING``).
 - The search ends with the current round. In a one-round game, and in the last round
   of a match, the reward is the match result for the seat searching (win 1, draw 0.5,
@@ -34,10 +38,11 @@ Choices and simplifications:
   so each counts only the cards it can still get (its hand and the deck); it plays
   one of the plays scoring within ``NEAR_BEST`` of the best, a random play one time
   in ``1 / RANDOM_SHARE``. Tactic cards and the other decisions (ruse steps, deck
-  choices, Recruiter returns) are chosen at random in playouts and searched in the tree.
+  choices, Recruiter returns) are random in playouts and searched in the tree.
 - The budget is ``iterations`` (reproducible: the search's random numbers come from
   the seed and the view, so the same seed and view give the same action) or
   ``seconds`` per decision (both: whichever ends first; neither: ``DEFAULT_SECONDS``).
+  ``MctsBot(anchor=False)`` searches without the heuristic bot.
 """
 
 from __future__ import annotations
@@ -52,13 +57,17 @@ from ..engine.actions import CLAIM_BASE, DONE_ID
 from ..engine.cards import NUM_CLAN, NUM_STONES, NUM_VALUES
 from ..engine.formations import COLOUR, COLOUR_RUN, KIND, RUN, TRIPLE_STRENGTH, strength_of
 from ..engine.view import View
+from .heuristic import HeuristicBot
 from .sample import Sampler
 
 DEFAULT_SECONDS = 0.2
 """The time per decision when no budget is given."""
 
 CANDIDATES = 8
-"""The most root actions compared (the policy's best), halved phase by phase."""
+"""The most root actions compared (the heuristic bot's choice and the policy's best), halved by phases."""
+
+MARGIN = 0.15
+"""How much better (mean result on the same deals) an action must do to overrule the heuristic's choice."""
 
 EXPLORATION = 0.5
 """The UCB1 exploration constant below the root (rewards lie in 0..1)."""
@@ -124,6 +133,7 @@ class MctsBot:
         seconds: float | None = None,
         iterations: int | None = None,
         candidates: int = CANDIDATES,
+        anchor: bool = True,
     ) -> None:
         if (seconds is not None and seconds <= 0) or (iterations is not None and iterations < 1):
             raise ValueError("the budget is a positive number of seconds or of iterations")
@@ -132,6 +142,7 @@ class MctsBot:
         self.seconds = DEFAULT_SECONDS if seconds is None and iterations is None else seconds
         self.iterations = iterations
         self.candidates = max(2, candidates)
+        self.anchor = anchor
         self.last_iterations = 0
         """The iterations the last decision ran (0 when it needed no search)."""
         self.root = Node(0)
@@ -152,41 +163,78 @@ class MctsBot:
         """Search the decision of ``seen`` within the budget; the id of the action found best."""
         if seen.seat is None or not seen.legal:
             raise ValueError("the search needs the view of the seat to move")
-        budget = _Budget(self.iterations, self.seconds)
-        me = seen.seat
-        rng = random.Random(f"{self.seed}/{seen!r}")
-        sampler = Sampler(seen)
-        self.root = root = Node(1 - me)
-        survivors = _candidates(sampler.sample(rng), rng, self.candidates)
+        search = _Search(seen, self.seed, _Budget(self.iterations, self.seconds))
+        self.root = search.root
+        best = search.run(self.candidates, self.anchor)
+        self.last_iterations = search.budget.done
+        return best
+
+
+class _Search:
+    """One decision's search: sequential halving over root candidates, ISMCTS below them."""
+
+    def __init__(self, seen: View, seed: int, budget: _Budget) -> None:
+        assert seen.seat is not None
+        self.seen = seen
+        self.me = seen.seat
+        self.budget = budget
+        self.rng = random.Random(f"{seed}/{seen!r}")
+        self.sampler = Sampler(seen)
+        self.root = Node(1 - self.me)
+
+    def run(self, most: int, anchored: bool) -> int:
+        """Compare up to ``most`` candidates; with ``anchored``, the heuristic bot's choice unless
+        another action does at least ``MARGIN`` better."""
+        survivors = _candidates(self.sampler.sample(self.rng), self.rng, most)
+        anchor = HeuristicBot(0).choose(self.seen).id if anchored else -1
+        if anchor >= 0:
+            survivors = [anchor, *[a for a in survivors if a != anchor][: most - 1]]
         for action in survivors:
-            root.children[action] = Node(me)
+            self.root.children[action] = Node(self.me)
         phases = max(1, math.ceil(math.log2(len(survivors))))
-        while not budget.spent():
-            target = budget.share(phases, len(survivors)) if budget.done else None
-            rounds = 0
-            while not budget.spent() and (target is None or rounds < target):
-                self._batch(survivors, sampler.sample(rng), rng.getrandbits(32), me, budget)
-                rounds += 1
-                if target is None:
-                    target = rounds + budget.share(phases, len(survivors))
+        while not self.budget.spent():
+            self._phase(survivors, phases)
             if phases > 1:
                 phases -= 1
-                ranked = sorted(survivors, key=lambda a: -root.children[a].mean)
-                survivors = ranked[: (len(survivors) + 1) // 2]
-        self.last_iterations = budget.done
-        return max(survivors, key=lambda a: root.children[a].mean)
+                survivors = self._halve(survivors, anchor)
+        best = max(survivors, key=self._mean)
+        if anchor >= 0 and self._mean(best) - self._mean(anchor) < MARGIN:
+            return anchor
+        return best
 
-    def _batch(self, actions: list[int], deal: GameState, seed: int, me: int, budget: _Budget) -> None:
+    def _mean(self, action: int) -> float:
+        return self.root.children[action].mean
+
+    def _phase(self, survivors: list[int], phases: int) -> None:
+        """Batches of one iteration per survivor, as many as this phase's share of the budget."""
+        budget = self.budget
+        target = budget.share(phases, len(survivors)) if budget.done else None
+        rounds = 0
+        while not budget.spent() and (target is None or rounds < target):
+            self._batch(survivors, self.sampler.sample(self.rng), self.rng.getrandbits(32))
+            rounds += 1
+            if target is None:
+                target = rounds + budget.share(phases, len(survivors))
+
+    def _halve(self, survivors: list[int], anchor: int) -> list[int]:
+        """The better half of the survivors (the anchor always stays)."""
+        kept = sorted(survivors, key=lambda a: -self._mean(a))[: (len(survivors) + 1) // 2]
+        if anchor >= 0 and anchor not in kept:
+            kept[-1] = anchor
+        return kept
+
+    def _batch(self, actions: list[int], deal: GameState, seed: int) -> None:
         """One iteration per action on the same deal and playout random numbers (paired comparisons)."""
+        rounds_before = len(deal.round_outcomes)
         for action in actions:
-            if budget.spent():
+            if self.budget.spent():
                 return
             state = deal.copy()
             child = self.root.children[action]
             child.avail += 1
             state.apply_id(action)
-            _descend(child, state, random.Random(seed), me)
-            budget.done += 1
+            _descend(child, state, random.Random(seed), self.me, rounds_before)
+            self.budget.done += 1
 
 
 class _Budget:
@@ -229,9 +277,9 @@ def _candidates(state: GameState, rng: random.Random, most: int) -> list[int]:
     return ids[:most]
 
 
-def _descend(start: Node, state: GameState, rng: random.Random, me: int) -> None:
-    """One ISMCTS iteration below a root child: select, expand one node, play out, back up."""
-    rounds_before = len(state.round_outcomes)
+def _descend(start: Node, state: GameState, rng: random.Random, me: int, rounds_before: int) -> None:
+    """One ISMCTS iteration below a root child, in the round ``rounds_before`` (its index): select,
+    expand one node, play out, back up."""
     node = start
     path = [start]
     c, alpha = WIDENING

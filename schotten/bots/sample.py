@@ -74,15 +74,14 @@ class Sampler:
         for card in [c for deck in fixed for c in deck.values()] + self._forced:
             (clan_unseen if card < NUM_CLAN else tactic_unseen).remove(card)
         self._free = (clan_unseen, tactic_unseen)
-        clan_in_hand, tactic_in_hand = seen.hand_sizes[self.opp]
-        forced_clan = sum(1 for c in self._forced if c < NUM_CLAN)
-        self._opp_counts = (clan_in_hand - forced_clan, tactic_in_hand - len(self._forced) + forced_clan)
+        in_hand = seen.hand_sizes[self.opp]
+        forced = [sum(1 for c in self._forced if (c >= NUM_CLAN) == tactic) for tactic in (False, True)]
+        self._opp_counts = (in_hand[0] - forced[0], in_hand[1] - forced[1])
         sizes = (seen.clan_deck, seen.tactic_deck)
         self._deck_base = [[fixed[d].get(i, -1) for i in range(sizes[d])] for d in (0, 1)]
         self._deck_free = [[i for i in range(sizes[d]) if i not in fixed[d]] for d in (0, 1)]
-        for d in (0, 1):
-            if len(self._free[d]) != self._opp_counts[d] + len(self._deck_free[d]):
-                raise ValueError("the view's card counts do not add up: it cannot be determinized")
+        if any(len(self._free[d]) != self._opp_counts[d] + len(self._deck_free[d]) for d in (0, 1)):
+            raise ValueError("the view's card counts do not add up: it cannot be determinized")
         self._returned = _returned_by(seen, fixed)
         self._seen = seen
         self._template = parse_position(self._position(random.Random(0)))
