@@ -14,8 +14,7 @@ from schotten.engine import GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_CLAN
 from schotten.engine.formations import TRIPLE_STRENGTH
 from schotten.engine.view import view
-from tests.randgame import random_states
-from tests.test_sample import hidden_reshuffled
+from tests.randgame import random_states, redeal_hidden
 
 VARIANTS = ("base", "tactics", "expert", "expert-base")
 
@@ -87,7 +86,7 @@ def test_never_reads_hidden_cards() -> None:
             if state.is_over or index % 4 or len(state.legal_action_ids()) < 2:
                 continue
             seat = state.turn
-            other = hidden_reshuffled(state, seat, rng)
+            other = redeal_hidden(state, seat, rng)
             assert view(other, seat) == view(state, seat)
             assert decide(MctsBot(3, iterations=25), other) == decide(MctsBot(3, iterations=25), state)
             checked += 1

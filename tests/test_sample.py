@@ -12,29 +12,7 @@ from schotten.bots.sample import Sampler, determinize
 from schotten.engine import GameState, Settings, format_position
 from schotten.engine.cards import NUM_CLAN, parse_card
 from schotten.engine.view import View, view
-from tests.randgame import ALL_SETTINGS, choose, random_states
-
-
-def hidden_reshuffled(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy in which the opponent's hand and the decks are dealt again at random (R10.3).
-
-    The cards ``seat`` put under a deck with the Recruiter stay where they are (R10.2),
-    so ``seat``'s view is unchanged.
-    """
-    other = state.copy()
-    opp = 1 - seat
-    for index, deck in enumerate((other.clan_deck, other.tactic_deck)):
-        tactic = index == 1
-        known = {i for i, who in enumerate(other.returned_by[index]) if who == seat}
-        free = [i for i in range(len(deck)) if i not in known]
-        in_hand = [c for c in other.hands[opp] if (c >= NUM_CLAN) == tactic]
-        hidden = in_hand + [deck[i] for i in free]
-        rng.shuffle(hidden)
-        kept = [c for c in other.hands[opp] if (c >= NUM_CLAN) != tactic]
-        other.hands[opp] = kept + hidden[: len(in_hand)]
-        for i, card in zip(free, hidden[len(in_hand) :], strict=True):
-            deck[i] = card
-    return other
+from tests.randgame import ALL_SETTINGS, choose, random_states, redeal_hidden
 
 
 def public(seen: View) -> View:
@@ -165,7 +143,7 @@ def test_sampling_never_reads_hidden_cards() -> None:
     rng = random.Random(6)
     differing = 0
     for state, seat in POSITIONS[::2]:
-        other = hidden_reshuffled(state, seat, rng)
+        other = redeal_hidden(state, seat, rng)
         if other.hands[1 - seat] != state.hands[1 - seat] or other.clan_deck != state.clan_deck:
             differing += 1
         assert view(other, seat) == view(state, seat)
