@@ -354,6 +354,15 @@ def test_reveal_only_when_over() -> None:
         reveal(GameState.new(Settings.of("base"), 1))
 
 
+def test_reveal_a_replay_step_of_a_finished_game() -> None:
+    """R10.4: an earlier position of a finished game (a replay step) shows its hands and decks."""
+    deal = GameState.new(Settings.of("base"), 1)
+    shown = reveal(deal, finished=True)
+    assert shown["hands"] == [[card_str(c) for c in h] for h in deal.hands]
+    assert shown["decks"] == [[card_str(c) for c in deal.clan_deck], []]
+    assert shown["history"] == []
+
+
 def test_first_complete_side() -> None:
     """R4.6: the view says which side completed first (the order of play is public)."""
     seen_both = 0

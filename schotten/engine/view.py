@@ -269,13 +269,14 @@ def view(state: GameState, seat: int | None) -> View:
     )
 
 
-def reveal(state: GameState) -> dict[str, object]:
+def reveal(state: GameState, finished: bool = False) -> dict[str, object]:
     """Everything about a finished game (R10.4 hides nothing once play is over).
 
     The spectator's view plus both hands, the decks bottom up and the full history.
-    Raises ValueError while the game is still being played.
+    Raises ValueError while the game is still being played, unless ``finished`` says that
+    ``state`` is an earlier position of a game that is over (a step of its replay).
     """
-    if state.phase != Phase.OVER:
+    if state.phase != Phase.OVER and not finished:
         raise ValueError("the game is still being played: its hidden cards stay hidden (R10.4)")
     data = view(state, None).to_dict()
     data["hands"] = [list(_cards(state.hands[0])), list(_cards(state.hands[1]))]
