@@ -585,6 +585,35 @@ def bench(
         typer.echo(line)
 
 
+# ---------------------------------------------------------------------- serve
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(
+        help="The address to listen on (default: $SCHOTTEN_HOST, else 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(
+        min=1, max=65535, help="The port to listen on (default: $SCHOTTEN_PORT, else 8000).")] = None,
+    database: Annotated[str | None, typer.Option(
+        help="Database URL (default: $SCHOTTEN_DATABASE_URL, else sqlite:///schotten.db here).")] = None,
+) -> None:
+    """Serve the web app: lobby, games against a friend or the AI, spectators and replays."""
+    from .web.app import run
+    from .web.settings import WebSettings
+
+    settings = WebSettings.from_env(host=host, port=port, database_url=database)
+    shown = _shown_url(settings.database_url)
+    typer.echo(f"Open {settings.address} in a browser to play (database: {shown}).")
+    run(settings)
+
+
+def _shown_url(url: str) -> str:
+    """A database URL with its password hidden."""
+    from sqlalchemy import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 app.command("arena")(arena_command)
 app.command("bot")(bot_command)
 

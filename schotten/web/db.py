@@ -1,0 +1,102 @@
+"""The database tables (SQLAlchemy 2 typed ORM): games and their append-only logs.
+
+A game row holds what was agreed before play (variant, rounds, mode, AI level and seat),
+the seed, the two seats (nickname and the SHA-256 of the seat's secret token, never the
+token itself), the status and the winner. Its log holds one row per entry, numbered from
+0: ``action`` (a move in notation, by a seat) or ``undo`` (a misclick undo, whose
+notation lists the moves taken back, ``; `` between them). The game's state is rebuilt
+by replaying the log, so nothing else about play is stored.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    make_url,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the web app's tables."""
+
+
+class GameRow(Base):
+    """One game: its settings, seed, seats, status and result."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    rounds: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    mode: Mapped[str] = mapped_column(String(8))
+    ai_level: Mapped[str | None] = mapped_column(String(16))
+    ai_seat: Mapped[int | None] = mapped_column(Integer)
+    player0: Mapped[str | None] = mapped_column(String(64))
+    player1: Mapped[str | None] = mapped_column(String(64))
+    token_hash0: Mapped[str | None] = mapped_column(String(64))
+    token_hash1: Mapped[str | None] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LogRow(Base):
+    """One entry of a game's append-only log: an action or an undo."""
+
+    __tablename__ = "log_entries"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    notation: Mapped[str] = mapped_column(String(400))
+    seat: Mapped[int] = mapped_column(Integer)
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC datetime (SQLite gives back naive ones)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url``; SQLite gets WAL journaling, foreign keys and thread sharing.
+
+    An in-memory SQLite database (``sqlite://``) is one connection shared by every thread.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    args: dict[str, Any] = {"check_same_thread": False, "timeout": 30}
+    if parsed.database in (None, "", ":memory:"):
+        engine = create_engine(parsed, connect_args=args, poolclass=StaticPool)
+        event.listen(engine, "connect", _foreign_keys)
+        return engine
+    engine = create_engine(parsed, connect_args=args)
+    event.listen(engine, "connect", _file_pragmas)
+    return engine
+
+
+def _foreign_keys(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _file_pragmas(connection: Any, record: Any) -> None:
+    _foreign_keys(connection, record)
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()

@@ -1,0 +1,104 @@
+"""A game's log: replaying it into a state, and the misclick-undo rule.
+
+The log is the truth; a ``GameState`` is a cache rebuilt by replaying the log's
+actions with the engine, after folding away the moves each undo entry took back.
+
+Misclick undo is a rule of this web app, as Board Game Arena offers it, not a rule of
+the game (it is not in RULES.md): a seat may take back its last card play of the turn
+(a card on a stone, a combat mode or a ruse, with every move it made after it) only
+
+- while that seat is still the one deciding, in the same round, and
+- while nothing hidden was revealed to it since: no card was drawn or taken from a deck
+  (a draw, a Recruiter draw, an automatic draw).
+
+It is read from the engine's history and ``movers``: the moves since the seat's turn
+began are the last moves made by that seat in the current round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..engine import ACTIONS, GameState, Kind, SchottenError, Settings
+from .store import ACTION, UNDO, Entry
+
+UNDO_SEPARATOR = "; "
+_CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
+
+
+class LogError(Exception):
+    """A stored log that does not replay (a corrupt database)."""
+
+
+def fold(entries: Iterable[Entry]) -> list[tuple[str, int]]:
+    """The moves that stand, as (notation, seat), once every undo has taken its moves back."""
+    moves: list[tuple[str, int]] = []
+    for entry in entries:
+        if entry.kind == ACTION:
+            moves.append((entry.notation, entry.seat))
+        elif entry.kind == UNDO:
+            undone = entry.notation.split(UNDO_SEPARATOR)
+            tail = moves[-len(undone):]
+            seats = {s for _, s in tail}
+            if len(tail) != len(undone) or [m for m, _ in tail] != undone or seats != {entry.seat}:
+                raise LogError(f"undo entry {entry.index} does not match the moves before it")
+            del moves[-len(undone):]
+        else:
+            raise LogError(f"entry {entry.index} has an unknown kind {entry.kind!r}")
+    return moves
+
+
+def replay(variant: str, rounds: int, seed: int, entries: Iterable[Entry]) -> GameState:
+    """The state a game's log leads to (every move checked by the engine)."""
+    state = GameState.new(Settings.of(variant, rounds), seed)
+    for number, (text, seat) in enumerate(fold(entries)):
+        if state.turn != seat:
+            raise LogError(f"move {number} ({text}) was made by seat {seat} out of turn")
+        try:
+            state.apply(text)
+        except SchottenError as error:
+            raise LogError(f"move {number} ({text}) does not replay: {error}") from None
+    return state
+
+
+def rebuilt(state: GameState, keep: int) -> GameState:
+    """The state after only the first ``keep`` moves of ``state``'s history."""
+    other = GameState.new(state.settings, state.seed)
+    for action_id in state.history[:keep]:
+        other.apply_id(action_id)
+    return other
+
+
+def undo_span(state: GameState, seat: int) -> int | str:
+    """How many of the last moves an undo by ``seat`` takes back, or why it may not undo now."""
+    if state.is_over:
+        return "the game is over: nothing can be taken back"
+    if state.turn != seat:
+        return "you can take back a card only while it is still your turn"
+    begin = len(state.history)
+    while begin > state.round_starts[-1] and state.movers[begin - 1] == seat:
+        begin -= 1
+    plays = [i for i in range(begin, len(state.history)) if ACTIONS[state.history[i]].kind in _CARD_PLAYS]
+    if not plays:
+        return "you have played no card this turn that could be taken back"
+    if _revealed_since(state, plays[-1]):
+        return "a card was taken from a deck since your play: it can no longer be taken back"
+    return len(state.history) - plays[-1]
+
+
+def _revealed_since(state: GameState, start: int) -> bool:
+    """Whether a card left a deck (something hidden reached a hand) after move ``start``."""
+    replayed = rebuilt(state, start)
+    size = len(replayed.clan_deck) + len(replayed.tactic_deck)
+    for action_id in state.history[start:]:
+        replayed.apply_id(action_id)
+        now = len(replayed.clan_deck) + len(replayed.tactic_deck)
+        if now < size:
+            return True
+        size = now
+    return False
+
+
+def undo_notation(state: GameState, count: int) -> str:
+    """The text of an undo entry taking back the last ``count`` moves."""
+    return UNDO_SEPARATOR.join(str(ACTIONS[a]) for a in state.history[-count:])

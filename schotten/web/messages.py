@@ -1,0 +1,106 @@
+"""WebSocket messages: what a client may send (pydantic models) and the server's error messages.
+
+Client to server: ``{"type": "action", "action": "7b@3", "version": 12}`` (version
+optional), ``{"type": "undo"}``, ``{"type": "sync"}``. ``parse_client_message`` turns
+a text frame into one of these or raises ``ClientError`` with the code to send back.
+Unknown fields are ignored; types are strict (``"5"`` is not a version, ``true`` is not 5).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+ErrorCode = Literal[
+    "bad_json",
+    "bad_message",
+    "unknown_action",
+    "illegal_action",
+    "not_your_turn",
+    "spectator",
+    "stale",
+    "too_large",
+    "flood",
+    "cannot_undo",
+    "not_found",
+    "bad_token",
+]
+"""Every error code a socket may receive (see docs/web.md)."""
+
+MESSAGE_TYPES = ("action", "undo", "sync")
+
+
+class ClientError(Exception):
+    """A client message that is refused: ``code`` and a clear English ``message``."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class ActionMessage(_Message):
+    """Play one action, given in the notation; ``version`` guards against acting on an old state."""
+
+    type: Literal["action"]
+    action: str = Field(max_length=200)
+    version: int | None = None
+
+
+class UndoMessage(_Message):
+    """Take back this seat's last card play (misclick undo)."""
+
+    type: Literal["undo"]
+
+
+class SyncMessage(_Message):
+    """Ask for the current state."""
+
+    type: Literal["sync"]
+
+
+ClientMessage = Annotated[ActionMessage | UndoMessage | SyncMessage, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[ActionMessage | UndoMessage | SyncMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> ActionMessage | UndoMessage | SyncMessage:
+    """Read one client message from a text frame; raise ClientError (bad_json, bad_message)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ClientError("bad_json", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ClientError("bad_message", 'a message is a JSON object with a "type": action, undo or sync')
+    kind = data.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise ClientError(
+            "bad_message", f'unknown message type {_short(kind)}: send "action", "undo" or "sync"'
+        )
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as error:
+        raise ClientError("bad_message", f"bad {kind} message: {_describe(error)}") from None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(p) for p in item["loc"][1:]) or "message"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def error_message(code: ErrorCode, message: str) -> dict[str, str]:
+    """The server's error message."""
+    return {"type": "error", "code": code, "message": message}

@@ -1,0 +1,135 @@
+"""The JSON API's request and response bodies (pydantic models; see docs/web.md)."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Variant = Literal["base", "tactics", "expert", "expert-base"]
+Level = Literal["easy", "medium", "hard", "expert"]
+Status = Literal["open", "playing", "over"]
+NICKNAME_MAX = 24
+
+
+def clean_nickname(value: object) -> str:
+    """A nickname with its outer spaces removed: 1 to 24 characters, no control characters."""
+    if not isinstance(value, str):
+        raise ValueError("a nickname is text")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= NICKNAME_MAX:
+        raise ValueError(f"a nickname has 1 to {NICKNAME_MAX} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise ValueError("a nickname may not hold control characters")
+    return name
+
+
+class CreateTable(BaseModel):
+    """A new table: the variant, the rounds, against the AI (at a level) or a friend; your seat."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    variant: Variant = "base"
+    rounds: int = Field(1, ge=1, le=99)
+    mode: Literal["ai", "friend"]
+    level: Level | None = None
+    nickname: str
+    seat: Literal[0, 1] | None = None
+
+    @field_validator("nickname", mode="before")
+    @classmethod
+    def _nickname(cls, value: object) -> str:
+        return clean_nickname(value)
+
+    @model_validator(mode="after")
+    def _level(self) -> CreateTable:
+        if self.mode == "ai" and self.level is None:
+            self.level = "medium"
+        if self.mode == "friend":
+            self.level = None
+        return self
+
+
+class JoinTable(BaseModel):
+    """Taking the free seat of a table."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    nickname: str
+
+    @field_validator("nickname", mode="before")
+    @classmethod
+    def _nickname(cls, value: object) -> str:
+        return clean_nickname(value)
+
+
+class SeatGrant(BaseModel):
+    """A seat given to a player: the secret token is the seat's credential."""
+
+    id: str
+    seat: int
+    token: str
+    url: str
+    invite: str | None
+
+
+class Table(BaseModel):
+    """A table as the lobby lists it (never the seed or a token)."""
+
+    id: str
+    variant: str
+    rounds: int
+    mode: Literal["friend", "ai"]
+    level: str | None
+    players: list[str | None]
+    status: Status
+    created: str
+    winner: int | None
+
+
+class GameSummary(Table):
+    """A table and the number of entries in its log."""
+
+    version: int
+
+
+class Tables(BaseModel):
+    """The lobby's list."""
+
+    tables: list[Table]
+
+
+class Step(BaseModel):
+    """One step of a replay: the action (None for the deal), its mover and everything after it."""
+
+    action: str | None
+    mover: int | None
+    state: dict[str, Any]
+
+
+class Replay(BaseModel):
+    """A finished game, step by step, every card shown."""
+
+    table: Table
+    steps: list[Step]
+
+
+class Messages(BaseModel):
+    """One language's catalogue."""
+
+    lang: str
+    messages: dict[str, str]
+
+
+class Languages(BaseModel):
+    """The languages offered and the one this browser prefers."""
+
+    languages: list[str]
+    preferred: str
+
+
+class ErrorBody(BaseModel):
+    """Every API error."""
+
+    error: str

@@ -1,0 +1,507 @@
+"""The server's authority over games: tables, seats, actions, undo, the AI and the sockets.
+
+``GameService`` keeps each game being served as a ``LiveGame``: its row, its state (a
+cache rebuilt from the log), its clients and an ``asyncio.Lock``, so one change at a
+time reaches a game. A change is checked against the engine, written to the log (with
+the game's status, in one transaction) and only then applied to the cache; every client
+then gets its own view (R10) on its own queue, never waited on under the lock.
+Store calls run in worker threads; AI decisions run in the AI pool (see ``ai``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from starlette.websockets import WebSocket
+
+from ..engine import ACTIONS, Action, GameState, NotationError, Settings, parse_action, prove
+from ..engine.record import record_of
+from ..engine.view import reveal, view
+from .ai import AiPool, decision_seed
+from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
+from .messages import (
+    ActionMessage,
+    ClientError,
+    ErrorCode,
+    SyncMessage,
+    UndoMessage,
+    error_message,
+    parse_client_message,
+)
+from .schemas import CreateTable, GameSummary, SeatGrant, Table
+from .settings import WebSettings
+from .sockets import CLOSE_TIMEOUT, Connection, RateLimit
+from .store import ACTION, UNDO, Entry, GameInfo, Store
+
+logger = logging.getLogger("schotten.web")
+
+T = TypeVar("T")
+REPLAY_CACHE = 16
+
+
+class ServiceError(Exception):
+    """A refused API request: the HTTP status and a clear English message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a seat token (tokens are long random strings, so SHA-256 is enough)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A new secret seat token."""
+    return secrets.token_urlsafe(24)
+
+
+class LiveGame:
+    """A game being served: its row, its state, its version (log length), clients and lock."""
+
+    def __init__(self, info: GameInfo, state: GameState, version: int) -> None:
+        self.info = info
+        self.state = state
+        self.version = version
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.ai_task: asyncio.Task[None] | None = None
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, or None (compared in constant time)."""
+        digest = token_hash(token)
+        found = None
+        for seat, stored in enumerate(self.info.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = seat
+        return found
+
+    @property
+    def ai_to_move(self) -> bool:
+        """Whether the decision now belongs to this game's AI."""
+        info = self.info
+        return (
+            info.mode == "ai"
+            and info.ai_seat is not None
+            and info.status == "playing"
+            and not self.state.is_over
+            and self.state.turn == info.ai_seat
+        )
+
+
+def table_of(info: GameInfo) -> Table:
+    """A game row as the lobby shows it."""
+    return Table(
+        id=info.id,
+        variant=info.variant,
+        rounds=info.rounds,
+        mode="ai" if info.mode == "ai" else "friend",
+        level=info.level,
+        players=list(info.players),
+        status="over" if info.status == "over" else "playing" if info.status == "playing" else "open",
+        created=info.created.isoformat(),
+        winner=info.winner,
+    )
+
+
+def replay_steps(state: GameState) -> list[dict[str, Any]]:
+    """Step 0 (the deal) and the position after every move of a finished game, everything shown."""
+    step = GameState.new(state.settings, state.seed)
+    steps: list[dict[str, Any]] = [{"action": None, "mover": None, "state": reveal(step, finished=True)}]
+    for action_id, mover in zip(state.history, state.movers, strict=True):
+        step.apply_id(action_id)
+        shown = reveal(step, finished=True)
+        steps.append({"action": str(ACTIONS[action_id]), "mover": mover, "state": shown})
+    return steps
+
+
+def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
+    """The state message for one client of ``game``: ``seat``'s view (R10) and what goes with it."""
+    state = game.state
+    seen = view(state, seat)
+    last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
+    claims = {str(s + 1): prove(state, state.turn, s).reason for s in seen.claimable}
+    can_undo = (
+        seat is not None and game.info.status == "playing" and isinstance(undo_span(state, seat), int)
+    )
+    return {
+        "type": "state",
+        "version": game.version,
+        "seat": seat,
+        "players": list(game.info.players),
+        "view": seen.to_dict(),
+        "last": last,
+        "can_undo": can_undo,
+        "claims": claims,
+        "status": game.info.status,
+        "reveal": reveal(state) if state.is_over else None,
+    }
+
+
+class GameService:
+    """Every game the server serves, its storage, and its AI pool."""
+
+    def __init__(self, settings: WebSettings, store: Store | None = None) -> None:
+        self.settings = settings
+        self.store = store if store is not None else Store(settings.database_url)
+        self.ai = AiPool(settings.ai_workers, settings.ai_processes)
+        self.games: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._closing = False
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
+        """Where each new game's seed comes from (tests fix it)."""
+
+    async def _db(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(call, *args)
+
+    # ------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Create the tables if needed and resume every AI whose turn it is."""
+        await self._db(self.store.create_schema)
+        for game_id in await self._db(self.store.games_in_play, "ai"):
+            try:
+                await self.live(game_id)
+            except LogError:
+                logger.exception("game %s cannot be resumed", game_id)
+
+    async def stop(self) -> None:
+        """Stop the AI and close the database."""
+        self._closing = True
+        tasks = [g.ai_task for g in self.games.values() if g.ai_task is not None and not g.ai_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.ai.shutdown()
+        self.store.close()
+
+    # ------------------------------------------------------------ games
+
+    async def live(self, game_id: str) -> LiveGame | None:
+        """The game being served under ``game_id`` (loaded and replayed if needed), or None."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        if not 1 <= len(game_id) <= 32:
+            return None
+        async with self._load_lock:
+            game = self.games.get(game_id)
+            if game is None:
+                game = await self._db(self._load, game_id)
+                if game is None:
+                    return None
+                self.games[game_id] = game
+        self.kick_ai(game)
+        return game
+
+    def _load(self, game_id: str) -> LiveGame | None:
+        loaded = self.store.load(game_id)
+        if loaded is None:
+            return None
+        info, entries = loaded
+        state = replay(info.variant, info.rounds, info.seed, entries)
+        return LiveGame(info, state, len(entries))
+
+    async def _game(self, game_id: str) -> LiveGame:
+        game = await self.live(game_id)
+        if game is None:
+            raise ServiceError(404, f"there is no game {game_id!r}")
+        return game
+
+    async def tables(self) -> list[Table]:
+        """The most recent tables: open ones, games in progress and finished games."""
+        return [table_of(info) for info in await self._db(self.store.recent, self.settings.table_limit)]
+
+    async def summary(self, game_id: str) -> GameSummary:
+        """A game's table and version."""
+        game = await self._game(game_id)
+        return GameSummary(**table_of(game.info).model_dump(), version=game.version)
+
+    async def create(self, request: CreateTable) -> SeatGrant:
+        """Open a new table; against the AI the game starts at once."""
+        seat = request.seat if request.seat is not None else secrets.randbelow(2)
+        token = new_token()
+        players: list[str | None] = [None, None]
+        hashes: list[str | None] = [None, None]
+        players[seat], hashes[seat] = request.nickname, token_hash(token)
+        ai = request.mode == "ai"
+        if ai:
+            players[1 - seat] = f"AI ({request.level})"
+        info = GameInfo(
+            id=secrets.token_hex(8),
+            variant=request.variant,
+            rounds=request.rounds,
+            seed=self.new_seed(),
+            mode=request.mode,
+            level=request.level if ai else None,
+            ai_seat=1 - seat if ai else None,
+            players=players,
+            token_hashes=hashes,
+            status="playing" if ai else "open",
+        )
+        await self._db(self.store.add_game, info)
+        game = LiveGame(info, GameState.new(Settings.of(info.variant, info.rounds), info.seed), 0)
+        self.games[info.id] = game
+        self.kick_ai(game)
+        return _grant(info.id, seat, token, invite=not ai)
+
+    async def join(self, game_id: str, nickname: str) -> SeatGrant:
+        """Take the free seat of a table; the game starts."""
+        game = await self._game(game_id)
+        async with game.lock:
+            free = [s for s in (0, 1) if game.info.token_hashes[s] is None and s != game.info.ai_seat]
+            if not free:
+                raise ServiceError(409, "this table has no free seat: you can watch the game instead")
+            seat, token = free[0], new_token()
+            if not await self._db(self.store.take_seat, game_id, seat, nickname, token_hash(token)):
+                raise ServiceError(409, "this table has no free seat: you can watch the game instead")
+            game.info.players[seat] = nickname
+            game.info.token_hashes[seat] = token_hash(token)
+            game.info.status = "playing"
+            self._broadcast(game)
+        return _grant(game_id, seat, token, invite=False)
+
+    async def record(self, game_id: str) -> dict[str, Any]:
+        """The game record of a finished game (409 while it is played: it would reveal hidden cards)."""
+        game = await self._finished(game_id, "record")
+        names = [p or f"player {i + 1}" for i, p in enumerate(game.info.players)]
+        return record_of(game.state, players=names, created=game.info.created.isoformat())
+
+    async def replay(self, game_id: str) -> dict[str, Any]:
+        """A finished game step by step, every card shown (409 while it is played)."""
+        game = await self._finished(game_id, "replay")
+        steps = self._replays.get(game_id)
+        if steps is None:
+            steps = await asyncio.to_thread(replay_steps, game.state)
+            self._replays[game_id] = steps
+            while len(self._replays) > REPLAY_CACHE:
+                self._replays.popitem(last=False)
+        self._replays.move_to_end(game_id)
+        return {"table": table_of(game.info).model_dump(), "steps": steps}
+
+    async def _finished(self, game_id: str, what: str) -> LiveGame:
+        game = await self._game(game_id)
+        if not game.state.is_over:
+            raise ServiceError(
+                409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"
+            )
+        return game
+
+    # ------------------------------------------------------------ changes
+
+    async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
+        """Write one log entry, then make ``after`` the game's state and tell every client."""
+        status = "over" if after.is_over else game.info.status
+        winner = after.outcome.winner if after.outcome is not None else None
+        entry = Entry(game.version, kind, notation, seat)
+        await self._db(self.store.append, game.info.id, entry, status, winner)
+        game.state, game.version = after, entry.index + 1
+        game.info.status, game.info.winner = status, winner
+        self._broadcast(game)
+        self.kick_ai(game)
+
+    async def _play(self, game: LiveGame, seat: int, action: Action) -> None:
+        after = game.state.copy()
+        after.apply_id(action.id)
+        await self._commit(game, ACTION, str(action), seat, after)
+
+    def _check_turn(self, game: LiveGame, seat: int) -> None:
+        if game.state.is_over:
+            raise ClientError("illegal_action", "the game is over: no action is legal")
+        if game.info.status == "open":
+            raise ClientError("not_your_turn", "wait for your opponent to take the other seat")
+        if game.state.turn != seat:
+            who = "the AI's" if game.info.mode == "ai" else "your opponent's"
+            raise ClientError("not_your_turn", f"it is {who} turn: wait for your turn")
+
+    async def act(self, game: LiveGame, seat: int | None, message: ActionMessage) -> None:
+        """A client's action: checked (version, notation, turn, legality), logged, applied, sent."""
+        if seat is None:
+            raise ClientError("spectator", "spectators cannot play: open the game with your seat's link")
+        async with game.lock:
+            if message.version is not None and message.version != game.version:
+                raise ClientError(
+                    "stale", f"your state is out of date (version {message.version}, now {game.version})"
+                )
+            try:
+                action = parse_action(message.action)
+            except NotationError as error:
+                raise ClientError("unknown_action", str(error)) from None
+            self._check_turn(game, seat)
+            if action.id not in game.state.legal_action_ids():
+                raise ClientError("illegal_action", game.state.why_illegal(action))
+            await self._play(game, seat, action)
+
+    async def undo(self, game: LiveGame, seat: int | None) -> None:
+        """A seat's misclick undo (see ``gamelog.undo_span``), stored as an undo entry."""
+        if seat is None:
+            raise ClientError("spectator", "spectators cannot undo moves")
+        async with game.lock:
+            if game.info.status == "open":
+                raise ClientError("cannot_undo", "nothing to take back: the game has not started")
+            span = undo_span(game.state, seat)
+            if isinstance(span, str):
+                raise ClientError("cannot_undo", span)
+            after = rebuilt(game.state, len(game.state.history) - span)
+            await self._commit(game, UNDO, undo_notation(game.state, span), seat, after)
+
+    def _broadcast(self, game: LiveGame) -> None:
+        texts: dict[int | None, str] = {}
+        for conn in list(game.connections):
+            if conn.closed.is_set():
+                game.connections.discard(conn)
+                continue
+            if conn.seat not in texts:
+                texts[conn.seat] = json.dumps(state_message(game, conn.seat), separators=(",", ":"))
+            conn.send(texts[conn.seat])
+
+    # ------------------------------------------------------------ the AI
+
+    def kick_ai(self, game: LiveGame) -> None:
+        """Start the game's AI if the decision is its own and it is not already thinking."""
+        if self._closing or not game.ai_to_move:
+            return
+        if game.ai_task is not None and not game.ai_task.done():
+            return
+        game.ai_task = asyncio.create_task(self._run_ai(game))
+
+    async def _run_ai(self, game: LiveGame) -> None:
+        """Decide and play, one action at a time, while the decision is the AI's."""
+        try:
+            while await self._ai_step(game):
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("the AI of game %s stopped", game.info.id)
+
+    async def _ai_step(self, game: LiveGame) -> bool:
+        async with game.lock:
+            if not game.ai_to_move or game.info.ai_seat is None or game.info.level is None:
+                return False
+            seat, level, version = game.info.ai_seat, game.info.level, game.version
+            seen = view(game.state, seat)
+        text = await self.ai.decide(level, decision_seed(game.info.seed, version), seen)
+        async with game.lock:
+            if game.version != version or not game.ai_to_move:
+                return True
+            action = parse_action(text)
+            if action.id not in game.state.legal_action_ids():
+                logger.error("game %s: the AI chose %s, which is not legal", game.info.id, text)
+                action = game.state.legal_actions()[0]
+            await self._play(game, seat, action)
+        return True
+
+    # ------------------------------------------------------------ sockets
+
+    async def serve(self, socket: WebSocket, game_id: str) -> None:
+        """Serve one WebSocket client of a game until it leaves (or is dropped)."""
+        await socket.accept()
+        game = await self.live(game_id)
+        if game is None:
+            await _refuse(socket, "not_found", f"there is no game {game_id!r}", 4404)
+            return
+        token = socket.query_params.get("token") or socket.cookies.get(f"seat_{game_id}") or ""
+        seat = game.seat_of(token) if token else None
+        if token and seat is None:
+            await _refuse(socket, "bad_token", "this seat token is not valid for this game: use the link "
+                          "you were given, or watch without a token", 4403)
+            return
+        limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
+        conn = Connection(socket, seat, self.settings.send_queue, limit)
+        conn.start()
+        conn.send(state_message(game, seat))
+        game.connections.add(conn)
+        self.kick_ai(game)
+        left = False
+        try:
+            left = await self._read(game, conn, socket)
+        finally:
+            game.connections.discard(conn)
+            await conn.stop(close=not left)
+            self._forget_if_idle(game)
+
+    async def _read(self, game: LiveGame, conn: Connection, socket: WebSocket) -> bool:
+        """Handle the client's messages; True when the client went away, False when it was dropped."""
+        while True:
+            message = await _receive(socket, conn)
+            if message is None:
+                return False
+            if message["type"] == "websocket.disconnect":
+                return True
+            try:
+                await self._on_frame(game, conn, message)
+            except ClientError as error:
+                conn.send(error_message(error.code, error.message))
+                if error.code == "stale":
+                    conn.send(state_message(game, conn.seat))
+
+    async def _on_frame(self, game: LiveGame, conn: Connection, frame: dict[str, Any]) -> None:
+        settings = self.settings
+        if not conn.limit.allow():
+            raise ClientError("flood", f"more than {settings.flood_limit} messages in "
+                              f"{settings.flood_window:g} s: this message was dropped")
+        text, data = frame.get("text"), frame.get("bytes")
+        size = len(text.encode("utf-8")) if text is not None else len(data or b"")
+        if size > settings.max_message_bytes:
+            raise ClientError("too_large", f"a message may hold {settings.max_message_bytes} bytes; "
+                              f"this one holds {size}")
+        if text is None:
+            raise ClientError("bad_message", "send JSON text messages, not binary ones")
+        message = parse_client_message(text)
+        if isinstance(message, ActionMessage):
+            await self.act(game, conn.seat, message)
+        elif isinstance(message, UndoMessage):
+            await self.undo(game, conn.seat)
+        elif isinstance(message, SyncMessage):
+            conn.send(state_message(game, conn.seat))
+            self.kick_ai(game)
+
+    def _forget_if_idle(self, game: LiveGame) -> None:
+        """Let a finished game with no clients leave the cache (the database keeps it)."""
+        idle = not game.connections and (game.ai_task is None or game.ai_task.done())
+        if idle and game.state.is_over and self.games.get(game.info.id) is game:
+            del self.games[game.info.id]
+
+
+def _grant(game_id: str, seat: int, token: str, invite: bool) -> SeatGrant:
+    return SeatGrant(
+        id=game_id,
+        seat=seat,
+        token=token,
+        url=f"/game/{game_id}?token={token}",
+        invite=f"/game/{game_id}?join=1" if invite else None,
+    )
+
+
+async def _refuse(socket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_text(json.dumps(error_message(code, message))), CLOSE_TIMEOUT)
+        await asyncio.wait_for(socket.close(close_code), CLOSE_TIMEOUT)
+
+
+async def _receive(socket: WebSocket, conn: Connection) -> dict[str, Any] | None:
+    """The client's next frame, or None as soon as the connection is dropped."""
+    receive = asyncio.ensure_future(socket.receive())
+    dropped = asyncio.ensure_future(conn.closed.wait())
+    try:
+        done, _ = await asyncio.wait({receive, dropped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        dropped.cancel()
+        if not receive.done():
+            receive.cancel()
+    return dict(receive.result()) if receive in done else None

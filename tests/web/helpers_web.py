@@ -1,0 +1,314 @@
+"""Helpers for the web tests: tables over the API, games over WebSockets, the expected messages.
+
+A test fixes each new game's seed (``service.new_seed``), so it can keep its own copy of
+the game (a ``GameState`` replayed with the engine) and compute, independently of the
+server, exactly what each socket may receive: ``expected_state`` builds the state message
+from ``view(state, seat)`` (R10), and ``leaked`` lists any card a message shows that its
+seat may not know.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings, prove
+from schotten.engine.cards import NUM_STONES, card_str
+from schotten.engine.view import public_history, reveal, view
+from schotten.web.gamelog import undo_span
+from schotten.web.service import GameService
+from schotten.web.settings import WebSettings
+from schotten.web.store import Entry
+
+SEED = 7_318_092_455_120_386_611
+"""The seed of the test games (never to be seen in a message before the end)."""
+
+STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "status", "reveal"}
+CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
+
+Message = dict[str, Any]
+
+
+def test_settings(tmp_path: Path, **changes: Any) -> WebSettings:
+    """Settings for a test: a SQLite file in ``tmp_path``, AI in threads, no flood limit to speak of."""
+    values: dict[str, Any] = {
+        "database_url": f"sqlite:///{tmp_path / 'games.db'}",
+        "ai_processes": False,
+        "ai_workers": 1,
+        "flood_limit": 100_000,
+        "static_dir": tmp_path / "static",
+        "locale_dir": tmp_path / "locale",
+    }
+    values.update(changes)
+    return WebSettings(**values)
+
+
+test_settings.__test__ = False  # type: ignore[attr-defined]
+
+
+def service_of(client: TestClient) -> GameService:
+    """The app's game service (tests may look behind the API)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert isinstance(service, GameService)
+    return service
+
+
+def create(client: TestClient, seed: int = SEED, **body: Any) -> Message:
+    """Open a table (friend game, seat 0, base, one round unless ``body`` says otherwise)."""
+    service_of(client).new_seed = lambda: seed
+    request = {"variant": "base", "rounds": 1, "mode": "friend", "nickname": "Ann", "seat": 0} | body
+    response = client.post("/api/tables", json=request)
+    assert response.status_code == 200, response.text
+    client.cookies.clear()
+    grant: Message = response.json()
+    return grant
+
+
+def join(client: TestClient, game_id: str, nickname: str = "Bob") -> Message:
+    """Take the free seat of a table."""
+    response = client.post(f"/api/tables/{game_id}/join", json={"nickname": nickname})
+    assert response.status_code == 200, response.text
+    client.cookies.clear()
+    grant: Message = response.json()
+    return grant
+
+
+def socket_path(game_id: str, token: str | None = None) -> str:
+    """The WebSocket path of a game, with a seat token or none (a spectator)."""
+    return f"/ws/games/{game_id}" + (f"?token={token}" if token else "")
+
+
+def receive_state(ws: WebSocketTestSession) -> Message:
+    """The next message, which must be a state message."""
+    message: Message = ws.receive_json()
+    assert message["type"] == "state", message
+    return message
+
+
+def receive_error(ws: WebSocketTestSession, code: str) -> Message:
+    """The next message, which must be an error with this code."""
+    message: Message = ws.receive_json()
+    assert message["type"] == "error", message
+    assert message["code"] == code, message
+    assert set(message) == {"type", "code", "message"} and message["message"], message
+    return message
+
+
+def log_of(client: TestClient, game_id: str) -> list[Entry]:
+    """The game's log as stored."""
+    loaded = service_of(client).store.load(game_id)
+    assert loaded is not None
+    return loaded[1]
+
+
+def replayed(settings: Settings, seed: int, moves: list[str]) -> GameState:
+    """The test's own copy of a game: the deal, then ``moves`` applied with the engine."""
+    state = GameState.new(settings, seed)
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def public_last(state: GameState, seat: int | None) -> dict[str, Any] | None:
+    """The last move as ``seat`` may read it (another seat's Recruiter return names no card)."""
+    if not state.history:
+        return None
+    action, mover = ACTIONS[state.history[-1]], state.movers[-1]
+    text = str(action)
+    if action.kind == Kind.RETURN and mover != seat:
+        text = "return clan" if text[-1] in "gbrypk" and text[-2].isdigit() else "return tactic"
+    return {"action": text, "mover": mover}
+
+
+def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
+                   status: str) -> Message:
+    """The exact state message ``seat`` should get (built here, not by the server)."""
+    seen = view(state, seat)
+    claims = {str(s + 1): prove(state, state.turn, s).reason for s in seen.claimable}
+    can_undo = seat is not None and status == "playing" and isinstance(undo_span(state, seat), int)
+    message: Message = json.loads(json.dumps({
+        "type": "state",
+        "version": version,
+        "seat": seat,
+        "players": players,
+        "view": seen.to_dict(),
+        "last": public_last(state, seat),
+        "can_undo": can_undo,
+        "claims": claims,
+        "status": "over" if state.is_over else status,
+        "reveal": reveal(state) if state.is_over else None,
+    }))
+    return message
+
+
+def secret_cards(state: GameState, seat: int | None) -> set[str]:
+    """Card texts ``seat`` may not see anywhere now: the other hand(s) and the decks (R10),
+    less every card of the same text it can see, has itself put under a deck, or saw played
+    in an earlier round (the public history, R10.1)."""
+    hidden = list(state.clan_deck) + list(state.tactic_deck)
+    hidden += state.hands[1 - seat] if seat is not None else state.hands[0] + state.hands[1]
+    visible = [c for side in state.sides for stone in side for c in stone]
+    visible += state.discards[0] + state.discards[1]
+    if seat is not None:
+        visible += state.hands[seat]
+        visible += [ACTIONS[a].card for a, m in zip(state.history, state.movers, strict=True)
+                    if m == seat and ACTIONS[a].kind == Kind.RETURN]
+    if state.held >= 0:
+        visible.append(state.held)
+    earlier = " ".join(public_history(state, seat)[:state.round_starts[-1]])
+    return {card_str(c) for c in hidden} - {card_str(c) for c in visible} - set(CARD_TEXT.findall(earlier))
+
+
+def leaked(message: Message, state: GameState, seat: int | None, seed: int = SEED) -> list[str]:
+    """What ``message`` shows that ``seat`` may not know: secret cards, the seed (empty: nothing)."""
+    if message.get("status") == "over":
+        return []
+    shown = json.dumps({k: v for k, v in message.items() if k != "claims"})
+    found = [f"seed {seed}"] if str(seed) in json.dumps(message) else []
+    secret = secret_cards(state, seat)
+    return found + sorted({m for m in CARD_TEXT.findall(shown) if m in secret})
+
+
+def choose(message: Message, rng: random.Random, prefer: tuple[str, ...] = ()) -> str:
+    """A move from a state message's legal actions: a claim if any, a preferred move, else random."""
+    legal: list[str] = message["view"]["legal"]
+    assert legal, message
+    claims = [a for a in legal if a.startswith("claim")]
+    if claims:
+        return claims[0]
+    liked = [a for a in legal if a in prefer]
+    return liked[0] if liked else rng.choice(legal)
+
+
+class Duel:
+    """A friend game over WebSockets: seat 0 (Ann), seat 1 (Bob) and a spectator.
+
+    The test keeps its own copy of the game; every message any socket receives is checked
+    against ``expected_state`` for that socket's seat and for leaks. ``play`` sends a move
+    from the seat to move and reads one message on every socket.
+    """
+
+    def __init__(self, client: TestClient, variant: str = "base", rounds: int = 1, seed: int = SEED) -> None:
+        self.client = client
+        self.seed = seed
+        grant = create(client, seed=seed, variant=variant, rounds=rounds)
+        self.id: str = grant["id"]
+        self.tokens: list[str] = [grant["token"], join(client, self.id)["token"]]
+        self.players: list[str | None] = ["Ann", "Bob"]
+        self.state = GameState.new(Settings.of(variant, rounds), seed)
+        self.version = 0
+        self.messages: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
+        self._stack = ExitStack()
+        self.sockets: dict[int | None, WebSocketTestSession] = {}
+        try:
+            for seat in (0, 1, None):
+                token = None if seat is None else self.tokens[seat]
+                path = socket_path(self.id, token)
+                self.sockets[seat] = self._stack.enter_context(client.websocket_connect(path))
+                self._check(seat, receive_state(self.sockets[seat]))
+        except BaseException:
+            self._stack.close()
+            raise
+
+    def __enter__(self) -> Duel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the three sockets."""
+        self._stack.close()
+
+    @property
+    def status(self) -> str:
+        """The game's status as the test sees it."""
+        return "over" if self.state.is_over else "playing"
+
+    def _check(self, seat: int | None, message: Message) -> None:
+        expected = expected_state(self.state, seat, self.version, self.players, self.status)
+        assert message == expected, _difference(message, expected)
+        assert not (found := leaked(message, self.state, seat, self.seed)), (seat, found, message)
+        self.messages[seat].append(message)
+
+    def collect(self) -> None:
+        """Read one state message on every socket and check each."""
+        for seat, ws in self.sockets.items():
+            self._check(seat, receive_state(ws))
+
+    def play(self, move: str, with_version: bool = True) -> None:
+        """The seat to move plays ``move``; every socket gets its new state."""
+        seat = self.state.turn
+        payload: Message = {"type": "action", "action": move}
+        if with_version:
+            payload["version"] = self.version
+        self.sockets[seat].send_json(payload)
+        self.state.apply(move)
+        self.version += 1
+        self.collect()
+
+    def undo(self, seat: int, count: int) -> None:
+        """``seat`` takes back its last ``count`` moves (misclick undo); every socket gets the state."""
+        self.sockets[seat].send_json({"type": "undo"})
+        self.state = replayed(self.state.settings, self.seed, [str(ACTIONS[a]) for a in
+                                                               self.state.history[:-count]])
+        self.version += 1
+        self.collect()
+
+    def refused(self, seat: int | None, payload: Message | str | bytes, code: str) -> Message:
+        """Send something that must be refused with ``code``; check that nothing changed."""
+        ws = self.sockets[seat]
+        if isinstance(payload, bytes):
+            ws.send_bytes(payload)
+        else:
+            ws.send_text(payload if isinstance(payload, str) else json.dumps(payload))
+        error = receive_error(ws, code)
+        if code == "stale":
+            self._check(seat, receive_state(ws))
+        self.sync(seat)
+        return error
+
+    def sync(self, seat: int | None) -> Message:
+        """Ask for the state on one socket; it must be unchanged."""
+        self.sockets[seat].send_json({"type": "sync"})
+        message = receive_state(self.sockets[seat])
+        self._check(seat, message)
+        return message
+
+    def play_until(self, done: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:
+        """Play chosen moves until ``done(state)`` holds (or the game ends)."""
+        while not self.state.is_over and not done(self.state):
+            mover = self.messages[self.state.turn][-1]
+            self.play(choose(mover, rng, prefer))
+
+
+def _difference(got: Message, want: Message) -> str:
+    keys = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+    parts = []
+    for key in keys:
+        if key == "view":
+            fields = set(got["view"]) | set(want["view"])
+            sub = sorted(k for k in fields if got["view"].get(k) != want["view"].get(k))
+            parts.append(f"view fields differ: {sub}")
+        else:
+            parts.append(f"{key}: got {got.get(key)!r}, want {want.get(key)!r}")
+    return "; ".join(parts)
+
+
+def open_stone(state: GameState, seat: int) -> int:
+    """A stone (1-9) where ``seat`` could put a card now."""
+    for stone in range(NUM_STONES):
+        if state.owner[stone] < 0 and not state.is_complete(seat, stone):
+            return stone + 1
+    raise AssertionError("no open stone")
+
+
+def in_phase(phase: Phase) -> Any:
+    """A ``done`` test for ``Duel.play_until``: the decision is in ``phase``."""
+    return lambda state: state.phase == phase
