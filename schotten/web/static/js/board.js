@@ -1,0 +1,224 @@
+// The table: the nine stones with both sides' cards, the players' panels (hands, discard
+// piles), the decks. Shared by the game page and the replay page; pure rendering, the
+// callers decide what is clickable.
+
+import { bestFormation, cardBack, cardFace, cardName, TACTICS } from "./cards.js";
+import { el, fill } from "./dom.js";
+import { N_, t } from "./i18n.js";
+
+const AI_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
+
+/** A player's name as shown: the server's "AI (easy)" reads in the page's language. */
+export function playerName(name) {
+  const found = typeof name === "string" ? name.match(/^AI \((easy|medium|hard|expert)\)$/) : null;
+  return found ? t("AI ({level})", { level: t(AI_LEVELS[found[1]]) }) : name;
+}
+
+/** Which stone, side and card an action concerns, for highlighting the last move. */
+export function actionFocus(action, mover) {
+  if (!action) return null;
+  let found = action.match(/^(?:take |banish )?(\w\w)@([1-9])$/);
+  if (found && !action.startsWith("take") && !action.startsWith("banish")) {
+    return { seat: mover, stone: Number(found[2]), card: found[1] };
+  }
+  if (found) return { seat: action.startsWith("take") ? null : 1 - mover, stone: Number(found[2]) };
+  found = action.match(/^(claim|to) ([1-9])$/);
+  if (found) return { seat: found[1] === "to" ? mover : null, stone: Number(found[2]), claim: found[1] === "claim" };
+  return null;
+}
+
+function capacity(stone) {
+  return stone.modes.includes("MF") ? 4 : 3;
+}
+
+function formationLabel(stone, seat) {
+  const cards = stone.cards[seat];
+  const found = bestFormation(cards, capacity(stone), stone.modes.includes("BB"));
+  if (!found) return null;
+  const troops = found.troops.map((tr) => t("{troop} as {card}", {
+    troop: t(TACTICS[tr.code].name),
+    card: cardName(tr.as),
+  }));
+  const text = `${found.name} ${found.total}`;
+  const full = troops.length ? `${text} (${troops.join(", ")})` : text;
+  return el("div", { class: "formation", title: full, data: { formation: seat } },
+    el("span", { class: "fname", text }),
+    ...found.troops.map((tr) => el("span", { class: "troop" }, `${tr.code}=`, cardFace(tr.as, { small: true }))));
+}
+
+function sideNode(stone, number, seat, where, opts) {
+  const node = el("div", { class: `side ${where}`, data: { seat } });
+  const cards = stone.cards[seat];
+  const lastIndex = opts.last && opts.last.stone === number && opts.last.seat === seat
+    ? (opts.last.card ? cards.lastIndexOf(opts.last.card) : cards.length - 1)
+    : -1;
+  cards.forEach((text, i) => {
+    const action = opts.cardActions ? opts.cardActions.get(`${seat}:${number}:${text}`) : undefined;
+    const classes = [];
+    if (i === lastIndex) classes.push("last");
+    if (action) classes.push("pickable");
+    node.append(cardFace(text, {
+      extraClass: classes.join(" "),
+      data: { action, where: `${seat}:${number}` },
+    }));
+  });
+  if (node.querySelector(".pickable")) node.classList.add("spread");
+  const resolved = stone.owner >= 0 || opts.over;
+  if (resolved) {
+    const label = formationLabel(stone, seat);
+    if (label) node.append(label);
+  }
+  return node;
+}
+
+function stoneToken(stone, number, opts) {
+  const claim = opts.claims ? opts.claims.get(number) : undefined;
+  const classes = ["stone"];
+  if (stone.owner >= 0) classes.push("claimed", stone.owner === opts.bottom ? "mine" : "theirs");
+  if (claim) classes.push("claimable");
+  if (opts.last && opts.last.claim && opts.last.stone === number) classes.push("last");
+  const owner = stone.owner >= 0 ? t("claimed by {name}", { name: opts.names[stone.owner] }) : "";
+  const token = el("div", {
+    class: classes.join(" "),
+    title: [t("Stone {n}", { n: number }), owner].filter(Boolean).join(" — "),
+  }, el("span", { class: "num", text: String(number) }));
+  for (const code of stone.modes) {
+    token.append(cardFace(code, { small: true, extraClass: "mode" }));
+  }
+  if (claim) {
+    token.append(el("button", {
+      class: "claim",
+      text: t("Claim"),
+      title: claim.why,
+      data: { action: claim.action },
+      attrs: { type: "button" },
+    }));
+  }
+  return token;
+}
+
+function columnNode(stone, index, opts) {
+  const number = index + 1;
+  const top = 1 - opts.bottom;
+  const action = opts.stoneActions ? opts.stoneActions.get(number) : undefined;
+  const classes = ["col"];
+  if (action) classes.push("target");
+  if (stone.owner >= 0) classes.push(stone.owner === opts.bottom ? "owned-bottom" : "owned-top");
+  if (stone.modes.includes("MF")) classes.push("mud");
+  const token = stoneToken(stone, number, opts);
+  const col = el("div", {
+    class: classes.join(" "),
+    data: { stone: number, action },
+    attrs: { "aria-label": t("Stone {n}", { n: number }) },
+  },
+  el("div", { class: "slot slot-top" }, stone.owner === top ? token : null),
+  sideNode(stone, number, top, "top", opts),
+  el("div", { class: "slot slot-mid" }, stone.owner < 0 ? token : el("div", { class: "border-mark" })),
+  sideNode(stone, number, opts.bottom, "bottom", opts),
+  el("div", { class: "slot slot-bottom" }, stone.owner === opts.bottom ? token : null));
+  return col;
+}
+
+/**
+ * Draw the nine stones of `data` (a view or reveal dict) into `container`.
+ * opts: {bottom: seat shown at the bottom, names: [n0, n1], stoneActions: Map(stone -> action),
+ * cardActions: Map("seat:stone:card" -> action), claims: Map(stone -> {action, why}),
+ * last: actionFocus(...), over: bool}
+ */
+export function renderBoard(container, data, opts) {
+  fill(container, ...data.stones.map((stone, i) => columnNode(stone, i, opts)));
+  container.classList.toggle("has-target", Boolean(opts.stoneActions && opts.stoneActions.size));
+}
+
+/** A row of small face-up cards (a discard pile); `label` is shown before it. */
+export function pileNode(label, cards, id) {
+  return el("div", { class: "pile", attrs: { id } },
+    el("span", { class: "pile-label", text: label }),
+    cards.length ? el("div", { class: "pile-cards" }, ...cards.map((c) => cardFace(c, { small: true })))
+      : el("span", { class: "muted", text: "—" }));
+}
+
+/** The card backs of a hidden hand: [clan, tactic] counts, with the counts written out. */
+export function backsNode(sizes) {
+  const [clan, tactic] = sizes;
+  const backs = [];
+  for (let i = 0; i < clan; i += 1) backs.push(cardBack("clan", { small: true }));
+  for (let i = 0; i < tactic; i += 1) backs.push(cardBack("tactic", { small: true }));
+  const counts = t("{clan} clan, {tactic} tactic", { clan, tactic });
+  return el("div", { class: "backs", title: counts },
+    el("div", { class: "backs-cards" }, ...backs),
+    el("span", { class: "backs-count", text: counts }));
+}
+
+/** The decks with their card counts; `drawable` maps "clan"/"tactic" to an action or nothing. */
+export function decksNode(data, drawable = new Map()) {
+  const deck = (kind, count, label) => {
+    const action = drawable.get(kind);
+    const node = el("div", {
+      class: `deck${action ? " pickable" : ""}`,
+      title: `${label}: ${count}`,
+      data: { deck: kind, drawAction: action },
+    }, cardBack(kind, { small: true }), el("span", { class: "deck-count", text: String(count) }),
+    el("span", { class: "deck-label", text: label }));
+    return node;
+  };
+  const nodes = [deck("clan", data.clan_deck, t("Clan deck"))];
+  if (data.variant !== "base") nodes.push(deck("tactic", data.tactic_deck, t("Tactic deck")));
+  return el("div", { class: "decks" }, ...nodes);
+}
+
+// The engine's reasons for the end of a round (schotten.engine.state.Reason) are catalogue keys.
+const REASONS = [
+  N_("three adjacent stones"), N_("five stones"), N_("more stones when play ran out"),
+  N_("equal stones when play ran out"), N_("forfeit"),
+];
+
+/** The translated reason a round ended. */
+export function reasonText(reason) {
+  return REASONS.includes(reason) ? t(reason) : reason;
+}
+
+/** One line per finished round: who won, why, and the points. */
+export function roundLines(data, names) {
+  return data.round_outcomes.map((round, i) => {
+    const who = round.winner === null || round.winner === undefined
+      ? t("Round {n}: a draw ({reason}), {p0}–{p1}", {
+        n: i + 1, reason: reasonText(round.reason), p0: round.points[0], p1: round.points[1],
+      })
+      : t("Round {n}: {name} won ({reason}), {p0}–{p1}", {
+        n: i + 1, name: names[round.winner], reason: reasonText(round.reason),
+        p0: round.points[0], p1: round.points[1],
+      });
+    return el("li", { text: who, data: { round: i + 1 } });
+  });
+}
+
+/** The words for a move in the history ("Ann played blue 7 on stone 3"). */
+export function describeAction(action, who) {
+  let found = action.match(/^(\w\w)@([1-9])$/);
+  if (found) return t("{who} played {card} on stone {stone}", { who, card: cardName(found[1]), stone: found[2] });
+  found = action.match(/^(take|banish) (\w\w)@([1-9])$/);
+  if (found) {
+    const key = found[1] === "take" ? N_("{who} took {card} from stone {stone}") : N_("{who} discarded {card} from stone {stone}");
+    return t(key, { who, card: cardName(found[2]), stone: found[3] });
+  }
+  found = action.match(/^(claim|to) ([1-9])$/);
+  if (found) {
+    const key = found[1] === "claim" ? N_("{who} claimed stone {stone}") : N_("{who} put the card on stone {stone}");
+    return t(key, { who, stone: found[2] });
+  }
+  if (action === "return clan") return t("{who} put a clan card under its deck", { who });
+  if (action === "return tactic") return t("{who} put a tactic card under its deck", { who });
+  found = action.match(/^return (\w\w)$/);
+  if (found) return t("{who} put {card} under its deck", { who, card: cardName(found[1]) });
+  const simple = {
+    pass: t("{who} passed", { who }),
+    done: t("{who} ended the claims", { who }),
+    discard: t("{who} discarded the card", { who }),
+    "draw clan": t("{who} drew a clan card", { who }),
+    "draw tactic": t("{who} drew a tactic card", { who }),
+  };
+  if (simple[action]) return simple[action];
+  if (TACTICS[action]) return t("{who} played {card}", { who, card: cardName(action) });
+  return `${who}: ${action}`;
+}

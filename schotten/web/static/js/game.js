@@ -1,0 +1,697 @@
+// The table page: connects to /ws/games/{id}, draws each state message and turns clicks
+// (and drag and drop) into actions in the engine's notation. The server is the authority:
+// everything clickable comes from view.legal.
+
+import {
+  cleanNickname, clearMessage, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage,
+} from "./api.js";
+import {
+  actionFocus, backsNode, decksNode, describeAction, pileNode, playerName, renderBoard, roundLines,
+} from "./board.js";
+import { cardFace, cardName, cardTip, RUSE_CODES, sortCards, TACTICS } from "./cards.js";
+import { byId, el, fill } from "./dom.js";
+import { initI18n, N_, t } from "./i18n.js";
+
+const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
+const params = new URLSearchParams(window.location.search);
+const token = params.get("token");
+
+const ERROR_TEXT = {
+  not_your_turn: N_("It is not your turn."),
+  stale: N_("The game had moved on: the table is up to date again, please try again."),
+  illegal_action: N_("That move is not allowed: {reason}"),
+  unknown_action: N_("That move is not understood: {reason}"),
+  spectator: N_("Spectators cannot play."),
+  cannot_undo: N_("That move can no longer be taken back."),
+  flood: N_("Too many messages: please slow down."),
+  too_large: N_("That message is too large."),
+  not_found: N_("This game does not exist."),
+  bad_token: N_("This seat link is not valid."),
+  bad_json: N_("The server did not understand the message: {reason}"),
+  bad_message: N_("The server did not understand the message: {reason}"),
+};
+
+const PROMPTS = {
+  PLAY: N_("Play a card: pick one from your hand, then a stone."),
+  CLAIM: N_("You can claim these stones, then press Done to go on:"),
+  DRAW: N_("Draw a card: choose a deck."),
+  STRATEGIST_TAKE: N_("Strategist: take one of your cards from an unclaimed stone."),
+  STRATEGIST_PLACE: N_("Strategist: put {card} on another stone, or discard it."),
+  BANSHEE: N_("Banshee: choose one of your opponent's cards to discard."),
+  TRAITOR_TAKE: N_("Traitor: choose one of your opponent's clan cards to take."),
+  TRAITOR_PLACE: N_("Traitor: put {card} on your side of a stone."),
+  RECRUIT_DRAW: N_("Recruiter: choose a deck to draw from. Cards still to draw: {n}"),
+  RECRUIT_RETURN: N_("Recruiter: click a card in your hand to put it under its deck. Cards still to return: {n}"),
+};
+
+const PENDING_SYNC_MS = 5000;
+
+const game = {
+  ws: null,
+  msg: null,
+  info: null,
+  selected: null,
+  pending: false,
+  retries: 0,
+  stopped: false,
+  roundsSeen: -1,
+  sortBy: loadPref("sort", "colour"),
+};
+
+// ------------------------------------------------------------------ legal actions
+
+function parseLegal(legal) {
+  const L = {
+    plays: new Map(), ruses: [], claims: [], draws: [], picks: [], places: [], returns: [],
+    pass: false, done: false, discard: false,
+  };
+  for (const action of legal) {
+    let m;
+    if ((m = action.match(/^(\w\w)@([1-9])$/))) {
+      if (!L.plays.has(m[1])) L.plays.set(m[1], []);
+      L.plays.get(m[1]).push(Number(m[2]));
+    } else if ((m = action.match(/^claim ([1-9])$/))) L.claims.push(Number(m[1]));
+    else if ((m = action.match(/^draw (clan|tactic)$/))) L.draws.push(m[1]);
+    else if ((m = action.match(/^(take|banish) (\w\w)@([1-9])$/))) {
+      L.picks.push({ action, card: m[2], stone: Number(m[3]) });
+    } else if ((m = action.match(/^to ([1-9])$/))) L.places.push(Number(m[1]));
+    else if ((m = action.match(/^return (\w\w)$/))) L.returns.push(m[1]);
+    else if (action === "pass") L.pass = true;
+    else if (action === "done") L.done = true;
+    else if (action === "discard") L.discard = true;
+    else if (RUSE_CODES.includes(action)) L.ruses.push(action);
+  }
+  return L;
+}
+
+function isPlayable(L, card) {
+  return L.plays.has(card) || L.ruses.includes(card);
+}
+
+// ------------------------------------------------------------------ sending
+
+function send(data) {
+  if (!game.ws || game.ws.readyState !== WebSocket.OPEN) {
+    showMessage(t("Not connected: reconnecting…"));
+    return false;
+  }
+  game.ws.send(JSON.stringify(data));
+  return true;
+}
+
+function act(action) {
+  if (game.pending || !game.msg) return;
+  if (!game.msg.view.legal.includes(action)) {
+    showMessage(t("That move is not allowed now."));
+    return;
+  }
+  if (send({ type: "action", action, version: game.msg.version })) {
+    game.pending = true;
+    game.selected = null;
+    document.body.classList.add("pending");
+    const version = game.msg.version;
+    window.setTimeout(() => {
+      if (game.pending && game.msg.version === version) send({ type: "sync" });
+    }, PENDING_SYNC_MS);
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+function names() {
+  const players = game.msg ? game.msg.players : [null, null];
+  return players.map((p) => (p ? playerName(p) : t("(free seat)")));
+}
+
+function bottomSeat() {
+  const seat = game.msg.seat;
+  return seat === 0 || seat === 1 ? seat : 0;
+}
+
+function isMine() {
+  return game.msg.view.legal.length > 0;
+}
+
+function statusText() {
+  const { msg } = game;
+  if (msg.status === "over") return t("Game over");
+  if (msg.status === "open") return t("Waiting for an opponent to join…");
+  if (isMine()) return t("Your turn");
+  return t("{name}'s turn", { name: names()[msg.view.turn] });
+}
+
+function renderStatus() {
+  const node = byId("status");
+  node.textContent = statusText();
+  node.dataset.version = String(game.msg.version);
+  node.dataset.mine = isMine() ? "1" : "0";
+  node.dataset.phase = game.msg.view.phase;
+  node.dataset.status = game.msg.status;
+  node.dataset.turn = String(game.msg.view.turn);
+  node.classList.toggle("mine", isMine());
+}
+
+function renderScore() {
+  const { view } = game.msg;
+  const [n0, n1] = names();
+  const round = Math.min(view.round + 1, view.rounds);
+  fill(byId("score"),
+    el("span", { class: "variant", text: t(variantName(view.variant)) }),
+    el("span", { text: t("Round {round} of {rounds}", { round, rounds: view.rounds }) }),
+    el("span", {
+      class: "points",
+      text: t("Score: {name0} {p0} – {p1} {name1}", { name0: n0, p0: view.scores[0], p1: view.scores[1], name1: n1 }),
+    }));
+}
+
+function variantName(variant) {
+  return { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") }[variant] || variant;
+}
+
+function handCards(seat) {
+  const { msg } = game;
+  if (msg.reveal && msg.reveal.hands) return msg.reveal.hands[seat];
+  if (seat === msg.seat) return msg.view.hand;
+  return null;
+}
+
+function renderPanel(id, seat, L) {
+  const { view } = game.msg;
+  const name = names()[seat];
+  const cards = handCards(seat);
+  const isSelf = seat === game.msg.seat;
+  const header = el("div", { class: "panel-head" },
+    el("span", { class: "pname", text: isSelf ? t("{name} (you)", { name }) : name }),
+    view.variant !== "base" ? el("span", {
+      class: "muted",
+      text: t("Tactic cards played: {n}", { n: view.tactics_played[seat] }),
+    }) : null);
+  let hand;
+  if (isSelf && !game.msg.reveal) hand = handNode(cards, L);
+  else if (cards) hand = el("div", { class: "hand revealed" }, ...sortCards(cards, game.sortBy).map((c) => cardFace(c)));
+  else hand = backsNode(view.hand_sizes[seat]);
+  const panel = byId(id);
+  panel.classList.toggle("turn", game.msg.status === "playing" && view.turn === seat);
+  panel.dataset.seat = String(seat);
+  fill(panel, header, hand, pileNode(t("Discard pile"), view.discards[seat], `discards-${seat}`));
+}
+
+function handNode(cards, L) {
+  const { phase } = game.msg.view;
+  const node = el("div", { class: "hand", attrs: { id: "hand" } });
+  for (const text of sortCards(cards, game.sortBy)) {
+    const returning = phase === "RECRUIT_RETURN" && L.returns.includes(text);
+    const playable = phase === "PLAY" && isPlayable(L, text);
+    const classes = [];
+    if (playable) classes.push("playable");
+    if (returning) classes.push("pickable");
+    if (text === game.selected) classes.push("selected");
+    const card = cardFace(text, {
+      extraClass: classes.join(" "),
+      data: { action: returning ? `return ${text}` : undefined },
+    });
+    if (playable || returning) card.tabIndex = 0;
+    if (playable) {
+      card.draggable = true;
+      card.addEventListener("click", () => selectCard(text));
+      card.addEventListener("dragstart", (event) => startDrag(event, text));
+    }
+    node.append(card);
+  }
+  return node;
+}
+
+function selectCard(text) {
+  game.selected = game.selected === text ? null : text;
+  for (const node of document.querySelectorAll("#hand .card")) {
+    node.classList.toggle("selected", node.dataset.card === game.selected);
+  }
+  renderBoardAndPrompt();
+}
+
+function startDrag(event, text) {
+  game.selected = text;
+  event.dataTransfer.setData("text/plain", text);
+  event.dataTransfer.effectAllowed = "move";
+  for (const node of document.querySelectorAll("#hand .card")) {
+    node.classList.toggle("selected", node.dataset.card === text);
+  }
+  renderBoardAndPrompt();
+}
+
+function stoneActions(L) {
+  const map = new Map();
+  const { phase } = game.msg.view;
+  if (phase === "PLAY" && game.selected && L.plays.has(game.selected)) {
+    for (const stone of L.plays.get(game.selected)) map.set(stone, `${game.selected}@${stone}`);
+  }
+  if (phase === "STRATEGIST_PLACE" || phase === "TRAITOR_PLACE") {
+    for (const stone of L.places) map.set(stone, `to ${stone}`);
+  }
+  return map;
+}
+
+function cardActions(L) {
+  const map = new Map();
+  const { phase } = game.msg.view;
+  const me = game.msg.seat;
+  for (const pick of L.picks) {
+    const seat = phase === "STRATEGIST_TAKE" ? me : 1 - me;
+    map.set(`${seat}:${pick.stone}:${pick.card}`, pick.action);
+  }
+  return map;
+}
+
+function claimMap(L) {
+  const map = new Map();
+  for (const stone of L.claims) {
+    map.set(stone, { action: `claim ${stone}`, why: game.msg.claims ? game.msg.claims[String(stone)] || "" : "" });
+  }
+  return map;
+}
+
+function renderBoardAndPrompt() {
+  const L = parseLegal(game.msg.view.legal);
+  const { last } = game.msg;
+  renderBoard(byId("board"), game.msg.view, {
+    bottom: bottomSeat(),
+    names: names(),
+    stoneActions: stoneActions(L),
+    cardActions: cardActions(L),
+    claims: claimMap(L),
+    last: last ? actionFocus(last.action, last.mover) : null,
+    over: game.msg.status === "over",
+  });
+  for (const node of document.querySelectorAll("#board [data-action]")) node.tabIndex = 0;
+  renderPrompt(L);
+}
+
+function button(action, label, extra = "") {
+  return el("button", {
+    class: `btn ${extra}`.trim(),
+    text: label,
+    data: { action },
+    attrs: { type: "button" },
+  });
+}
+
+function heldCard() {
+  const { view } = game.msg;
+  return view.held ? cardName(view.held) : "";
+}
+
+function playPrompt(L) {
+  const parts = [];
+  const card = game.selected;
+  if (card && L.ruses.includes(card)) {
+    parts.push(el("p", { text: cardTip(card) }), button(card, t("Play {card}", { card: cardName(card) }), "primary"));
+  } else if (card) {
+    parts.push(el("p", { text: t("Now choose a lit stone for {card}.", { card: cardName(card) }) }));
+    if (TACTICS[card]) parts.push(el("p", { class: "tip", text: cardTip(card) }));
+  } else if (L.plays.size === 0 && L.ruses.length === 0) {
+    parts.push(el("p", { text: t("You cannot play any card: you must pass.") }));
+  } else {
+    parts.push(el("p", { text: t(PROMPTS.PLAY) }));
+  }
+  if (card) parts.push(el("button", { class: "btn", text: t("Cancel"), attrs: { type: "button", id: "cancel" } }));
+  if (L.pass) parts.push(button("pass", t("Pass")));
+  return parts;
+}
+
+function claimPrompt(L) {
+  const list = el("ul", { class: "claims" }, ...L.claims.map((stone) => el("li", {
+    text: t("Stone {n}: {why}", { n: stone, why: game.msg.claims ? game.msg.claims[String(stone)] || "" : "" }),
+  })));
+  return [el("p", { text: t(PROMPTS.CLAIM) }), list, L.done ? button("done", t("Done"), "primary") : null];
+}
+
+function drawButtons(L) {
+  return L.draws.map((deck) => button(`draw ${deck}`,
+    deck === "clan" ? t("Draw a clan card") : t("Draw a tactic card"), "primary"));
+}
+
+function phasePrompt(L) {
+  const { view } = game.msg;
+  switch (view.phase) {
+    case "PLAY": return playPrompt(L);
+    case "CLAIM": return claimPrompt(L);
+    case "DRAW": return [el("p", { text: t(PROMPTS.DRAW) }), ...drawButtons(L)];
+    case "RECRUIT_DRAW":
+      return [el("p", { text: t(PROMPTS.RECRUIT_DRAW, { n: view.recruit_draws }) }), ...drawButtons(L)];
+    case "RECRUIT_RETURN":
+      return [el("p", { text: t(PROMPTS.RECRUIT_RETURN, { n: view.recruit_returns }) })];
+    case "STRATEGIST_PLACE":
+      return [el("p", { text: t(PROMPTS.STRATEGIST_PLACE, { card: heldCard() }) }),
+        view.held ? cardFace(view.held, { small: true }) : null,
+        L.discard ? button("discard", t("Discard it")) : null];
+    case "TRAITOR_PLACE":
+      return [el("p", { text: t(PROMPTS.TRAITOR_PLACE, { card: heldCard() }) }),
+        view.held ? cardFace(view.held, { small: true }) : null];
+    default:
+      return PROMPTS[view.phase] ? [el("p", { text: t(PROMPTS[view.phase]) })] : [];
+  }
+}
+
+function waitingPrompt() {
+  const { msg } = game;
+  const { view } = msg;
+  const parts = [];
+  if (msg.status === "open") {
+    parts.push(el("p", { text: t("Waiting for an opponent to join…") }));
+  } else if (msg.status === "playing") {
+    parts.push(el("p", { text: t("Waiting for {name}…", { name: names()[view.turn] }) }));
+  }
+  if (view.held) {
+    parts.push(el("p", {
+      text: t("{name} holds {card}, taken from stone {stone}.", {
+        name: names()[view.turn], card: cardName(view.held), stone: view.held_from + 1,
+      }),
+    }));
+  }
+  return parts;
+}
+
+/** Buttons for any legal action the page shows nowhere else (a safety net). */
+function otherMoves(L) {
+  const shown = new Set([...document.querySelectorAll("[data-action]")].map((n) => n.dataset.action));
+  const missing = game.msg.view.legal.filter((a) => !shown.has(a) && !/^\w\w@[1-9]$/.test(a)
+    && !(RUSE_CODES.includes(a) && isPlayable(L, a)));
+  if (!missing.length) return [];
+  const who = names()[game.msg.seat];
+  return [el("div", { class: "other-moves" }, ...missing.map((a) => button(a, describeAction(a, who))))];
+}
+
+function renderPrompt(L) {
+  const node = byId("prompt");
+  const mine = isMine();
+  fill(node, ...(mine ? phasePrompt(L) : waitingPrompt()));
+  if (mine) node.append(...otherMoves(L));
+  node.classList.toggle("mine", mine);
+  node.hidden = node.childElementCount === 0;
+  const cancel = document.getElementById("cancel");
+  if (cancel) cancel.addEventListener("click", () => selectCard(game.selected));
+}
+
+function renderDecks(L) {
+  const { view } = game.msg;
+  const drawable = new Map(L.draws.map((deck) => [deck, `draw ${deck}`]));
+  const notes = [];
+  if (view.under_clan.length) {
+    notes.push(t("You put under the clan deck: {cards}", { cards: view.under_clan.map((u) => cardName(u.card)).join(", ") }));
+  }
+  if (view.under_tactic.length) {
+    notes.push(t("You put under the tactic deck: {cards}", { cards: view.under_tactic.map((u) => cardName(u.card)).join(", ") }));
+  }
+  fill(byId("decks"), decksNode(view, drawable), ...notes.map((n) => el("p", { class: "muted small-text", text: n })));
+}
+
+function renderLast() {
+  const { last } = game.msg;
+  byId("last").textContent = last
+    ? t("Last move: {move}", { move: describeAction(last.action, names()[last.mover]) })
+    : "";
+}
+
+function renderLog() {
+  const { view } = game.msg;
+  const all = names();
+  const items = view.history.map((action, i) => el("li", { text: describeAction(action, all[view.movers[i]]) }));
+  fill(byId("log-list"), ...items.slice(-60));
+  byId("log-count").textContent = String(view.history.length);
+}
+
+function renderUndo() {
+  byId("undo").hidden = !game.msg.can_undo;
+}
+
+function renderInvite() {
+  const box = byId("invite");
+  const show = game.msg.status === "open" && game.msg.seat !== null && (!game.info || game.info.mode !== "ai");
+  box.hidden = !show;
+  if (show) byId("invite-link").value = `${window.location.origin}/game/${encodeURIComponent(gameId)}?join=1`;
+}
+
+function resultHeading() {
+  const { view, seat } = game.msg;
+  const result = view.result;
+  if (!result) return t("Game over");
+  if (result.winner === null || result.winner === undefined) return t("The match is drawn.");
+  if (seat === result.winner) return t("You win the match!");
+  if (seat === 0 || seat === 1) return t("{name} wins the match.", { name: names()[result.winner] });
+  return t("{name} wins the match.", { name: names()[result.winner] });
+}
+
+function renderResult() {
+  const box = byId("result");
+  const over = game.msg.status === "over";
+  box.hidden = !over;
+  if (!over) return;
+  const { view } = game.msg;
+  const [n0, n1] = names();
+  byId("result-title").textContent = resultHeading();
+  byId("result-score").textContent = t("Score: {name0} {p0} – {p1} {name1}", {
+    name0: n0, p0: view.scores[0], p1: view.scores[1], name1: n1,
+  });
+  fill(byId("result-rounds"), ...roundLines(view, names()));
+  byId("result-forfeit").textContent = view.forfeit
+    ? t("{name} forfeited: {reason}", { name: names()[view.forfeit[0]], reason: view.forfeit[1] }) : "";
+  byId("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
+  byId("play-again").hidden = !(game.msg.seat === 0 || game.msg.seat === 1);
+}
+
+function announceRounds() {
+  const done = game.msg.view.round_outcomes.length;
+  if (game.roundsSeen >= 0 && done > game.roundsSeen && game.msg.status !== "over") {
+    const lines = roundLines(game.msg.view, names());
+    showMessage(lines[lines.length - 1].textContent, "info");
+  }
+  game.roundsSeen = done;
+  fill(byId("rounds"), ...roundLines(game.msg.view, names()));
+}
+
+function render() {
+  const L = parseLegal(game.msg.view.legal);
+  if (game.selected && !(game.msg.view.phase === "PLAY" && isPlayable(L, game.selected))) game.selected = null;
+  const bottom = bottomSeat();
+  renderStatus();
+  renderScore();
+  renderPanel("panel-top", 1 - bottom, L);
+  renderPanel("panel-bottom", bottom, L);
+  renderDecks(L);
+  renderBoardAndPrompt();
+  renderLast();
+  renderLog();
+  renderUndo();
+  renderInvite();
+  announceRounds();
+  renderResult();
+  byId("sort").hidden = !(game.msg.seat === 0 || game.msg.seat === 1) || Boolean(game.msg.reveal);
+  document.body.classList.toggle("spectator", game.msg.seat === null);
+  window.schotten = { state: game.msg };
+}
+
+// ------------------------------------------------------------------ the connection
+
+function onState(msg) {
+  if (game.msg && msg.version < game.msg.version) return;
+  const wasOpen = game.msg && game.msg.status === "open";
+  game.msg = msg;
+  game.pending = false;
+  document.body.classList.remove("pending");
+  if (msg.status === "over" || (wasOpen && msg.status !== "open")) loadInfo();
+  render();
+}
+
+function onError(msg) {
+  game.pending = false;
+  document.body.classList.remove("pending");
+  const key = ERROR_TEXT[msg.code];
+  showMessage(key ? t(key, { reason: msg.message }) : msg.message || t("Something went wrong."));
+}
+
+function setConnection(text) {
+  const node = byId("conn");
+  node.textContent = text;
+  node.hidden = !text;
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/games/${encodeURIComponent(gameId)}${query}`);
+  game.ws = ws;
+  ws.addEventListener("open", () => {
+    game.retries = 0;
+    setConnection("");
+  });
+  ws.addEventListener("message", (event) => {
+    let msg;
+    try {
+      msg = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (msg.type === "state") onState(msg);
+    else if (msg.type === "error") onError(msg);
+  });
+  ws.addEventListener("close", (event) => onClose(ws, event));
+}
+
+function onClose(ws, event) {
+  if (game.ws !== ws) return;
+  game.pending = false;
+  document.body.classList.remove("pending");
+  if (event.code === 4403 || event.code === 4404) {
+    game.stopped = true;
+    setConnection(event.code === 4403 ? t(ERROR_TEXT.bad_token) : t(ERROR_TEXT.not_found));
+    return;
+  }
+  if (game.stopped) return;
+  setConnection(t("Connection lost: reconnecting…"));
+  const delay = Math.min(500 * 2 ** game.retries, 5000);
+  game.retries += 1;
+  window.setTimeout(connect, delay);
+}
+
+function resync() {
+  if (game.stopped || document.visibilityState !== "visible") return;
+  if (game.ws && game.ws.readyState === WebSocket.OPEN) send({ type: "sync" });
+}
+
+async function loadInfo() {
+  try {
+    game.info = await getJSON(`/api/games/${encodeURIComponent(gameId)}`);
+    if (game.msg) renderInvite();
+  } catch {
+    /* the table info only serves "play again" and the invite box */
+  }
+}
+
+// ------------------------------------------------------------------ page actions
+
+async function playAgain() {
+  const info = game.info || (await getJSON(`/api/games/${encodeURIComponent(gameId)}`));
+  const nickname = cleanNickname(names()[game.msg.seat]) || cleanNickname(savedNickname()) || t("Player");
+  const body = { variant: info.variant, rounds: info.rounds, mode: info.mode, nickname, seat: null };
+  if (info.mode === "ai") body.level = info.level;
+  try {
+    const created = await postJSON("/api/tables", body);
+    window.location.assign(created.url);
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+async function join(event) {
+  event.preventDefault();
+  const input = byId("join-nickname");
+  const nickname = cleanNickname(input.value);
+  if (!nickname) {
+    showMessage(t("Choose a nickname of 1 to 24 characters."));
+    return;
+  }
+  savePref("nickname", nickname);
+  try {
+    const seat = await postJSON(`/api/tables/${encodeURIComponent(gameId)}/join`, { nickname });
+    window.location.replace(seat.url);
+  } catch (error) {
+    showMessage(error.status === 409 ? t("This table has no free seat any more: you are watching.") : error.message);
+    byId("join").hidden = true;
+  }
+}
+
+function setUpJoin() {
+  const box = byId("join");
+  box.hidden = false;
+  byId("join-nickname").value = savedNickname();
+  byId("join-form").addEventListener("submit", join);
+  byId("watch").addEventListener("click", () => {
+    box.hidden = true;
+  });
+}
+
+async function copyInvite() {
+  const input = byId("invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  showMessage(t("Invite link copied."), "info");
+}
+
+function onBoardClick(event) {
+  const target = event.target.closest("[data-action], [data-draw-action]");
+  if (!target || !event.currentTarget.contains(target)) return;
+  act(target.dataset.action || target.dataset.drawAction);
+}
+
+function onDragOver(event) {
+  const col = event.target.closest(".col.target");
+  const ruse = game.selected && RUSE_CODES.includes(game.selected);
+  if (col || ruse) {
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+  }
+}
+
+function onDrop(event) {
+  event.preventDefault();
+  const col = event.target.closest(".col.target");
+  if (col && col.dataset.action) act(col.dataset.action);
+  else if (game.selected && RUSE_CODES.includes(game.selected)) act(game.selected);
+}
+
+function onKey(event) {
+  if (event.key !== "Enter" && event.key !== " ") return;
+  const node = event.target;
+  if (node instanceof HTMLElement && (node.dataset.action || node.classList.contains("playable"))
+    && node.tagName !== "BUTTON") {
+    event.preventDefault();
+    node.click();
+  }
+}
+
+function setSort(by) {
+  game.sortBy = by;
+  savePref("sort", by);
+  byId("sort-colour").setAttribute("aria-pressed", String(by === "colour"));
+  byId("sort-value").setAttribute("aria-pressed", String(by === "value"));
+  if (game.msg) render();
+}
+
+function wire() {
+  byId("board").addEventListener("click", onBoardClick);
+  byId("board").addEventListener("dragover", onDragOver);
+  byId("board").addEventListener("drop", onDrop);
+  byId("prompt").addEventListener("click", onBoardClick);
+  byId("decks").addEventListener("click", onBoardClick);
+  byId("panel-bottom").addEventListener("click", onBoardClick);
+  byId("undo").addEventListener("click", () => {
+    if (send({ type: "undo" })) game.pending = true;
+  });
+  byId("play-again").addEventListener("click", playAgain);
+  byId("copy-invite").addEventListener("click", copyInvite);
+  byId("sort-colour").addEventListener("click", () => setSort("colour"));
+  byId("sort-value").addEventListener("click", () => setSort("value"));
+  byId("message").addEventListener("click", clearMessage);
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("visibilitychange", resync);
+  window.addEventListener("online", resync);
+}
+
+async function main() {
+  await initI18n();
+  wire();
+  setSort(game.sortBy);
+  if (!gameId) {
+    showMessage(t(ERROR_TEXT.not_found));
+    return;
+  }
+  if (params.get("join") === "1" && !token) setUpJoin();
+  loadInfo();
+  connect();
+}
+
+main();

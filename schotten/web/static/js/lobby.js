@@ -1,0 +1,130 @@
+// The lobby: create a table, join an open one, watch a game, open a finished game's replay.
+
+import { cleanNickname, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
+import { playerName } from "./board.js";
+import { byId, el, fill } from "./dom.js";
+import { initI18n, N_, t } from "./i18n.js";
+
+const VARIANTS = { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") };
+const LEVELS = { easy: N_("Easy"), medium: N_("Medium"), hard: N_("Hard"), expert: N_("Expert") };
+const REFRESH_MS = 5000;
+
+function nickname() {
+  const name = cleanNickname(byId("nickname").value);
+  if (!name) {
+    showMessage(t("Choose a nickname of 1 to 24 characters."));
+    byId("nickname").focus();
+    return null;
+  }
+  savePref("nickname", name);
+  return name;
+}
+
+function mode() {
+  const checked = document.querySelector('input[name="mode"]:checked');
+  return checked ? checked.value : "ai";
+}
+
+async function create(event) {
+  event.preventDefault();
+  const name = nickname();
+  if (!name) return;
+  const body = {
+    variant: byId("variant").value,
+    rounds: Number(byId("rounds").value),
+    mode: mode(),
+    nickname: name,
+    seat: null,
+  };
+  if (body.mode === "ai") body.level = byId("level").value;
+  const button = byId("create");
+  button.disabled = true;
+  try {
+    const seat = await postJSON("/api/tables", body);
+    window.location.assign(seat.url);
+  } catch (error) {
+    showMessage(error.message);
+    button.disabled = false;
+  }
+}
+
+async function join(id) {
+  const name = nickname();
+  if (!name) return;
+  try {
+    const seat = await postJSON(`/api/tables/${encodeURIComponent(id)}/join`, { nickname: name });
+    window.location.assign(seat.url);
+  } catch (error) {
+    showMessage(error.status === 409 ? t("This table has no free seat any more.") : error.message);
+    refresh();
+  }
+}
+
+function describe(table) {
+  const players = table.players.map((p) => (p ? playerName(p) : t("(free seat)"))).join(" – ");
+  const opponent = table.mode === "ai" ? t("against the computer ({level})", { level: t(LEVELS[table.level] || table.level || "") }) : "";
+  const rounds = t("Rounds: {n}", { n: table.rounds });
+  return [t(VARIANTS[table.variant] || table.variant), rounds, opponent].filter(Boolean).join(" · ") + ` — ${players}`;
+}
+
+function winnerText(table) {
+  if (table.winner === null || table.winner === undefined) return t("A draw");
+  return t("{name} won", { name: playerName(table.players[table.winner] || "?") });
+}
+
+function row(table) {
+  const item = el("li", { class: "table-row", data: { table: table.id, status: table.status } },
+    el("span", { class: "desc", text: describe(table) }));
+  if (table.status === "open") {
+    item.append(el("button", {
+      class: "btn small primary",
+      text: t("Join"),
+      attrs: { type: "button" },
+      data: { join: table.id },
+      on: { click: () => join(table.id) },
+    }));
+  } else if (table.status === "playing") {
+    item.append(el("a", { class: "btn small", text: t("Watch"), attrs: { href: `/game/${encodeURIComponent(table.id)}` } }));
+  } else {
+    item.append(el("span", { class: "muted", text: winnerText(table) }),
+      el("a", { class: "btn small", text: t("Replay"), attrs: { href: `/replay/${encodeURIComponent(table.id)}` } }));
+  }
+  return item;
+}
+
+function fillList(id, tables) {
+  const list = byId(id);
+  if (!tables.length) fill(list, el("li", { class: "muted", text: t("None at the moment.") }));
+  else fill(list, ...tables.map(row));
+}
+
+async function refresh() {
+  try {
+    const data = await getJSON("/api/tables");
+    const tables = data.tables || [];
+    fillList("open-tables", tables.filter((tb) => tb.status === "open"));
+    fillList("playing-tables", tables.filter((tb) => tb.status === "playing"));
+    fillList("over-tables", tables.filter((tb) => tb.status === "over"));
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+function syncLevel() {
+  byId("level").disabled = mode() !== "ai";
+  byId("level").closest("form").classList.toggle("friend", mode() !== "ai");
+}
+
+async function main() {
+  await initI18n();
+  byId("nickname").value = savedNickname();
+  byId("create-form").addEventListener("submit", create);
+  for (const input of document.querySelectorAll('input[name="mode"]')) input.addEventListener("change", syncLevel);
+  syncLevel();
+  await refresh();
+  window.setInterval(() => {
+    if (document.visibilityState === "visible") refresh();
+  }, REFRESH_MS);
+}
+
+main();

@@ -1,0 +1,132 @@
+// The replay page: step through a finished game move by move, every card shown.
+
+import { getJSON, showMessage } from "./api.js";
+import {
+  actionFocus, decksNode, describeAction, pileNode, playerName, renderBoard, roundLines,
+} from "./board.js";
+import { cardFace, sortCards } from "./cards.js";
+import { byId, el, fill } from "./dom.js";
+import { initI18n, N_, t } from "./i18n.js";
+
+const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
+const VARIANTS = { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") };
+const PLAY_MS = 900;
+
+const replay = { steps: [], table: null, index: 0, timer: null };
+
+function names() {
+  return replay.table.players.map((p, i) => (p ? playerName(p) : t("Seat {n}", { n: i + 1 })));
+}
+
+function panel(id, seat, data) {
+  const hand = (data.hands && data.hands[seat]) || [];
+  const node = byId(id);
+  node.classList.toggle("turn", data.phase !== "OVER" && data.turn === seat);
+  fill(node,
+    el("div", { class: "panel-head" }, el("span", { class: "pname", text: names()[seat] })),
+    el("div", { class: "hand revealed", data: { hand: seat } }, ...sortCards(hand, "colour").map((c) => cardFace(c))),
+    pileNode(t("Discard pile"), data.discards[seat], `discards-${seat}`));
+}
+
+function stepText(step, index) {
+  const total = replay.steps.length - 1;
+  if (index === 0) return t("The deal ({n} moves in all)", { n: total });
+  return t("Move {i} of {n}: {move}", { i: index, n: total, move: describeAction(step.action, names()[step.mover]) });
+}
+
+function outcomeText(data) {
+  if (!data.result || replay.index !== replay.steps.length - 1) return "";
+  const [n0, n1] = names();
+  const score = t("Score: {name0} {p0} – {p1} {name1}", {
+    name0: n0, p0: data.result.scores[0], p1: data.result.scores[1], name1: n1,
+  });
+  const winner = data.result.winner === null || data.result.winner === undefined
+    ? t("The match is drawn.") : t("{name} wins the match.", { name: names()[data.result.winner] });
+  return `${winner} ${score}`;
+}
+
+function show(index) {
+  replay.index = Math.max(0, Math.min(index, replay.steps.length - 1));
+  const step = replay.steps[replay.index];
+  const data = step.state;
+  const [n0, n1] = names();
+  renderBoard(byId("board"), data, {
+    bottom: 0,
+    names: names(),
+    last: step.action ? actionFocus(step.action, step.mover) : null,
+    over: data.phase === "OVER",
+  });
+  panel("panel-top", 1, data);
+  panel("panel-bottom", 0, data);
+  fill(byId("decks"), decksNode(data));
+  fill(byId("rounds"), ...roundLines(data, names()));
+  fill(byId("score"),
+    el("span", { class: "variant", text: t(VARIANTS[data.variant] || data.variant) }),
+    el("span", { text: t("Round {round} of {rounds}", { round: Math.min(data.round + 1, data.rounds), rounds: data.rounds }) }),
+    el("span", {
+      class: "points",
+      text: t("Score: {name0} {p0} – {p1} {name1}", { name0: n0, p0: data.scores[0], p1: data.scores[1], name1: n1 }),
+    }));
+  byId("step").textContent = stepText(step, replay.index);
+  byId("step").dataset.index = String(replay.index);
+  byId("outcome").textContent = outcomeText(data);
+  const slider = byId("slider");
+  slider.value = String(replay.index);
+  byId("first").disabled = replay.index === 0;
+  byId("prev").disabled = replay.index === 0;
+  byId("next").disabled = replay.index === replay.steps.length - 1;
+  byId("last").disabled = replay.index === replay.steps.length - 1;
+}
+
+function togglePlay() {
+  if (replay.timer) {
+    window.clearInterval(replay.timer);
+    replay.timer = null;
+    byId("play").classList.remove("active");
+    byId("play").textContent = t("Play");
+    return;
+  }
+  if (replay.index === replay.steps.length - 1) show(0);
+  byId("play").classList.add("active");
+  byId("play").textContent = t("Pause");
+  replay.timer = window.setInterval(() => {
+    if (replay.index >= replay.steps.length - 1) togglePlay();
+    else show(replay.index + 1);
+  }, PLAY_MS);
+}
+
+function wire() {
+  byId("first").addEventListener("click", () => show(0));
+  byId("prev").addEventListener("click", () => show(replay.index - 1));
+  byId("next").addEventListener("click", () => show(replay.index + 1));
+  byId("last").addEventListener("click", () => show(replay.steps.length - 1));
+  byId("play").addEventListener("click", togglePlay);
+  byId("slider").addEventListener("input", (event) => show(Number(event.target.value)));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement) return;
+    if (event.key === "ArrowRight") show(replay.index + 1);
+    else if (event.key === "ArrowLeft") show(replay.index - 1);
+    else if (event.key === "Home") show(0);
+    else if (event.key === "End") show(replay.steps.length - 1);
+  });
+}
+
+async function main() {
+  await initI18n();
+  const download = byId("download");
+  download.href = `/api/games/${encodeURIComponent(gameId)}/record?download=1`;
+  download.setAttribute("download", `schotten-${gameId}.json`);
+  try {
+    const data = await getJSON(`/api/games/${encodeURIComponent(gameId)}/replay`);
+    replay.steps = data.steps;
+    replay.table = data.table;
+  } catch (error) {
+    showMessage(error.status === 409 ? t("This game is not over yet: its replay opens once it ends.") : error.message);
+    return;
+  }
+  byId("slider").max = String(replay.steps.length - 1);
+  wire();
+  show(0);
+}
+
+main();

@@ -1,0 +1,202 @@
+"""Helpers for the browser tests: the catalogue keys the page uses, a live server, Chromium.
+
+``page_msgids`` lists every catalogue key of the browser side (``t("...")`` and ``N_("...")``
+in the ES modules, ``data-i18n`` texts and ``data-i18n-*`` attributes in the HTML), so a
+test can check that each .po catalogue translates all of them. ``LiveServer`` runs
+``python -m schotten serve`` on 127.0.0.1 with a temporary SQLite database.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+from types import TracebackType
+
+WEB = Path(__file__).resolve().parents[2] / "schotten" / "web"
+STATIC = WEB / "static"
+LOCALE = WEB / "locale"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+_JS_KEY = re.compile(r"\b(?:t|N_)\(\s*\"((?:[^\"\\]|\\.)*)\"")
+_I18N_ATTRS = ("data-i18n-title", "data-i18n-placeholder", "data-i18n-aria-label")
+
+
+def _unescape_js(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+class _HtmlKeys(HTMLParser):
+    """Collects the data-i18n keys of one HTML page (data-i18n elements hold text only)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.keys: set[str] = set()
+        self._text: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        for name in _I18N_ATTRS:
+            if found.get(name):
+                self.keys.add(str(found[name]))
+        if "data-i18n" in found:
+            if found["data-i18n"]:
+                self.keys.add(str(found["data-i18n"]))
+            else:
+                self._text = []
+
+    def handle_data(self, data: str) -> None:
+        if self._text is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._text is not None:
+            key = " ".join("".join(self._text).split())
+            if key:
+                self.keys.add(key)
+            self._text = None
+
+
+def page_msgids() -> set[str]:
+    """Every catalogue key used by the browser side."""
+    keys: set[str] = set()
+    for path in sorted((STATIC / "js").glob("*.js")):
+        keys.update(_unescape_js(m) for m in _JS_KEY.findall(path.read_text(encoding="utf-8")))
+    for path in sorted(STATIC.glob("*.html")):
+        parser = _HtmlKeys()
+        parser.feed(path.read_text(encoding="utf-8"))
+        keys.update(parser.keys)
+    return keys
+
+
+def read_catalogue(lang: str) -> dict[str, str]:
+    """The msgid -> msgstr pairs of a .po catalogue (read with Babel)."""
+    from babel.messages.pofile import read_po
+
+    with (LOCALE / lang / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        catalogue = read_po(handle)
+    return {str(m.id): str(m.string or "") for m in catalogue if m.id and isinstance(m.id, str)}
+
+
+def placeholders(text: str) -> set[str]:
+    """The {name} placeholders of a message."""
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """The web server in a subprocess, on 127.0.0.1 with its own SQLite file.
+
+    Without ``seed`` it is exactly ``python -m schotten serve``; with ``seed`` it is the same
+    app (``create_app``) run by uvicorn from this module, with the games' seeds fixed
+    (``seed``, ``seed + 1``, ... in the order the tables are created) and the AI in threads,
+    so that the games a test plays are the same on every run.
+    """
+
+    def __init__(self, database: Path, log: Path, seed: int | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = database
+        self.log = log
+        self.seed = seed
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def command(self) -> list[str]:
+        """The command line that starts the server."""
+        where = ["--port", str(self.port), "--database", f"sqlite:///{self.database}"]
+        if self.seed is None:
+            return [sys.executable, "-m", "schotten", "serve", "--host", "127.0.0.1", *where]
+        return [sys.executable, str(Path(__file__).resolve()), *where, "--seed", str(self.seed)]
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(self.command(), stdout=out, stderr=subprocess.STDOUT, env=env)
+        self._wait_ready()
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL if it lingers)."""
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self) -> None:
+        """Stop the server and start it again on the same port and database."""
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> LiveServer:
+        self.start()
+        return self
+
+    def _wait_ready(self, attempts: int = 300) -> None:
+        assert self.process is not None
+        for _ in range(attempts):
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text(errors='replace')[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/tables", timeout=1):
+                    return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer: {self.log.read_text(errors='replace')[-2000:]}")
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.stop()
+
+
+def _serve_with_seeds(argv: list[str]) -> None:
+    """Run the app on 127.0.0.1 with fixed game seeds (see ``LiveServer``)."""
+    import argparse
+    import itertools
+
+    import uvicorn
+
+    from schotten.web.app import WS_MAX_SIZE, create_app
+    from schotten.web.settings import WebSettings
+
+    parser = argparse.ArgumentParser(description=_serve_with_seeds.__doc__)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--database", required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    args = parser.parse_args(argv)
+    settings = WebSettings.from_env(host="127.0.0.1", port=args.port, database_url=args.database,
+                                    ai_processes=False)
+    app = create_app(settings)
+    seeds = itertools.count(args.seed)
+    app.state.service.new_seed = lambda: next(seeds)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+
+
+if __name__ == "__main__":
+    _serve_with_seeds(sys.argv[1:])

@@ -1,0 +1,495 @@
+"""Browser tests of the web page (issue 4): Playwright's sync API driving Debian's Chromium.
+
+A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tests click
+through the lobby, play whole games against the AI (base and tactics) by picking among the
+moves the page lights up, start a friend game from two browser contexts with the invite link,
+switch the language and use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
+(default: a pytest temporary folder). The catalogue test needs no browser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, page_msgids, placeholders, read_catalogue
+
+from schotten.engine.cards import JOKER, SHIELD, SPY, card_str
+from schotten.engine.formations import side_strength
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+MY_DECISION_OR_OVER = """() => {
+  const s = document.querySelector('#status');
+  return s && s.dataset.version !== undefined && !document.body.classList.contains('pending')
+    && (s.dataset.mine === '1' || s.dataset.status === 'over');
+}"""
+VISIBLE_ACTIONS = """nodes => nodes.filter(n => n.offsetParent !== null && n.id !== 'undo')
+  .map(n => n.dataset.action)"""
+CARDS = "nodes => nodes.map(n => n.dataset.card)"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 740}
+TACTICS_TURNS = 14
+RUSE_PHASES = {
+    "STRATEGIST_TAKE", "STRATEGIST_PLACE", "BANSHEE", "TRAITOR_TAKE", "TRAITOR_PLACE", "RECRUIT_DRAW",
+    "RECRUIT_RETURN",
+}
+
+
+# ---------------------------------------------------------------------- catalogues (no browser)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "ca"])
+def test_every_page_string_is_in_the_catalogue(lang: str) -> None:
+    keys = page_msgids()
+    assert len(keys) > 150, "the page's strings were not found"
+    catalogue = read_catalogue(lang)
+    missing = sorted(keys - catalogue.keys())
+    assert not missing, f"{lang} catalogue lacks: {missing}"
+    if lang == "en":
+        return
+    untranslated = sorted(k for k in keys if not catalogue[k])
+    assert not untranslated, f"{lang} catalogue leaves untranslated: {untranslated}"
+    for key in keys:
+        assert placeholders(catalogue[key]) == placeholders(key), f"{lang}: placeholders differ in {key!r}"
+
+
+def test_translations_differ_from_english() -> None:
+    pt, ca = read_catalogue("pt"), read_catalogue("ca")
+    for key in ("New table", "Your turn", "Claim", "Play again", "Joker"):
+        assert pt[key] != key and ca[key] != key and pt[key] != ca[key]
+
+
+# ---------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def sync_api() -> Any:
+    """Playwright's sync API; without Chromium the tests skip, or fail where CI requires them."""
+    if not CHROMIUM.exists():
+        reason = f"Debian chromium is not installed at {CHROMIUM}: the browser tests need it"
+        if os.environ.get("SCHOTTEN_REQUIRE_BROWSER"):
+            pytest.fail(reason + " (SCHOTTEN_REQUIRE_BROWSER is set)")
+        pytest.skip(reason)
+    import playwright.sync_api
+
+    return playwright.sync_api
+
+
+@pytest.fixture
+def server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of its own for each test, whose games get the seeds 4242, 4243, ..."""
+    with LiveServer(tmp_path / "games.db", tmp_path / "server.log", seed=4242) as live:
+        yield live
+
+
+@pytest.fixture
+def cli_server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
+    """The server as ``python -m schotten serve`` starts it."""
+    with LiveServer(tmp_path / "games.db", tmp_path / "server.log") as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def chromium_browser(sync_api: Any) -> Iterator[Any]:
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SCHOTTEN_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Browser:
+    """Opens contexts and pages on one Chromium and collects the pages' uncaught errors."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def page(self, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
+        """A page in a fresh context (its own cookies)."""
+        context = self.chromium.new_context(viewport=viewport, locale=options.pop("locale", "en-GB"),
+                                            accept_downloads=True, **options)
+        context.set_default_timeout(20_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    def close(self) -> None:
+        """Close every context."""
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(chromium_browser: Any) -> Iterator[Browser]:
+    opened = Browser(chromium_browser)
+    yield opened
+    opened.close()
+    assert not opened.errors, f"uncaught errors in the page: {opened.errors}"
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def create_table(page: Any, url: str, nickname: str, variant: str, mode: str = "ai", rounds: int = 1) -> str:
+    """Create a table from the lobby form; return the game id."""
+    page.goto(f"{url}/")
+    page.fill("#nickname", nickname)
+    page.select_option("#variant", variant)
+    page.select_option("#rounds", str(rounds))
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if mode == "ai":
+        page.select_option("#level", "easy")
+    page.click("#create")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector("#status[data-version]")
+    return str(page.url.split("/game/")[1].split("?")[0])
+
+
+def visible_actions(page: Any) -> list[str]:
+    """The data-action of every visible clickable move (buttons, lit stones, pickable cards)."""
+    return [str(a) for a in page.eval_on_selector_all("[data-action]", VISIBLE_ACTIONS)]
+
+
+def legal(page: Any) -> list[str]:
+    """The legal actions of the last state message (what the page was told)."""
+    return [str(a) for a in page.evaluate("() => window.schotten.state.view.legal")]
+
+
+def check_targets(page: Any, card: str) -> list[str]:
+    """After selecting ``card``: the lit stones are exactly its legal plays; return their actions."""
+    lit = [str(a) for a in page.eval_on_selector_all(".col.target", "ns => ns.map(n => n.dataset.action)")]
+    expected = sorted(a for a in legal(page) if a.startswith(f"{card}@"))
+    assert sorted(lit) == expected, f"lit stones {lit} but legal plays {expected}"
+    return lit
+
+
+def fit(page: Any, card: str, action: str) -> int:
+    """How well ``card`` joins the seat's cards on the stone of ``action`` (more cards, same colour)."""
+    where = f'.col[data-action="{action}"] .side.bottom > .card'
+    mine = [str(c) for c in page.eval_on_selector_all(where, CARDS)]
+    return 2 * len(mine) + 3 * sum(1 for c in mine if c[1:] == card[1:])
+
+
+def pick_card(page: Any, rng: random.Random, drag: bool = False, tactics: bool = False) -> str:
+    """Pick a lit card of the hand (a tactic card first if ``tactics``), then one of its lit
+    stones (by click, or drag and drop)."""
+    cards = [str(c) for c in page.eval_on_selector_all("#hand .card.playable", CARDS)]
+    assert cards, "no move offered although it is this seat's decision"
+    tactic_cards = [c for c in cards if c.isupper()]
+    high = max((c for c in cards if c[0].isdigit()), default=None, key=lambda c: (c[0], rng.random()))
+    card = rng.choice(tactic_cards) if tactics and tactic_cards else high or rng.choice(cards)
+    source = page.locator(f'#hand .card[data-card="{card}"]')
+    if drag and "@" in "".join(a for a in legal(page) if a.startswith(f"{card}@")):
+        source.click()
+        action = rng.choice(check_targets(page, card))
+        source.drag_to(page.locator(f'.col[data-action="{action}"]'))
+        return action
+    source.click()
+    lit = check_targets(page, card)
+    if lit:
+        action = max(lit, key=lambda a: (fit(page, card, a), rng.random()))
+        page.click(f'.col[data-action="{action}"]')
+        return action
+    action = card  # a ruse: the prompt offers a button to play it
+    page.click(f'#prompt [data-action="{action}"]')
+    return action
+
+
+def decide(page: Any, rng: random.Random, drag: bool = False, tactics: bool = False) -> str:
+    """Make one decision by clicking what the page lights up; wait until the server answers.
+
+    Claims come first; with ``tactics`` tactic cards and the tactic deck are preferred.
+    """
+    version = page.get_attribute("#status", "data-version")
+    assert page.inner_text("#prompt").strip(), "the page says what to do"
+    shown = visible_actions(page)
+    allowed = set(legal(page))
+    assert set(shown) <= allowed, f"the page offers moves that are not legal: {set(shown) - allowed}"
+    playable = set(page.eval_on_selector_all("#hand .card.playable", CARDS))
+    hidden = {a for a in allowed - set(shown) if a.split("@")[0] not in playable}
+    assert not hidden, f"legal moves the page does not offer: {hidden}"
+    claims = [a for a in shown if a.startswith("claim")]
+    if claims:
+        assert page.locator("#prompt .claims li").count() == len(claims), "each claim's proof is listed"
+        title = page.get_attribute(f'[data-action="{claims[0]}"]', "title")
+        assert title, "a claim button explains its proof"
+        action = claims[0]
+        page.click(f'[data-action="{action}"]')
+    elif shown:
+        action = "draw tactic" if tactics and "draw tactic" in shown else rng.choice(sorted(shown))
+        page.click(f'[data-action="{action}"]')
+    else:
+        action = pick_card(page, rng, drag, tactics)
+    page.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'")
+    return action
+
+
+def play(page: Any, rng: random.Random, decisions: int, drag_every: int = 0) -> int:
+    """Make up to ``decisions`` decisions; return how many were made (fewer if the game ended)."""
+    for made in range(decisions):
+        page.wait_for_function(MY_DECISION_OR_OVER)
+        if page.get_attribute("#status", "data-status") == "over":
+            return made
+        decide(page, rng, drag=bool(drag_every) and made % drag_every == 1)
+    return decisions
+
+
+def hand_of(page: Any) -> list[str]:
+    """The cards of the seat's hand, in the order shown."""
+    return [str(c) for c in page.eval_on_selector_all("#hand .card", CARDS)]
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """The page fits the width of the screen."""
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"] + 1, f"the page is {width}px wide"
+
+
+def check_replay(page: Any, shots: Path, name: str) -> None:
+    """Open the replay from the end-of-game summary, step through it and download the record."""
+    page.click("#replay-link")
+    page.wait_for_url("**/replay/**")
+    page.wait_for_selector("#step[data-index='0']")
+    total = int(page.get_attribute("#slider", "max") or 0)
+    assert total > 5
+    page.click("#next")
+    page.wait_for_selector("#step[data-index='1']")
+    page.click("#last")
+    page.wait_for_selector(f"#step[data-index='{total}']")
+    assert page.locator("#outcome").inner_text().strip()
+    hand_cards = page.locator("#panel-top [data-hand] .card").count()
+    assert hand_cards > 0, "a replay shows every hand"
+    page.screenshot(path=str(shots / f"{name}-replay.png"), full_page=True)
+    with page.expect_download() as info:
+        page.click("#download")
+    record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert record["format"] == "schotten-record" and len(record["actions"]) == total
+
+
+# ---------------------------------------------------------------------- games against the AI
+
+
+def play_against_ai(pages: Browser, server: LiveServer, shots: Path, variant: str, seed: int,
+                    rounds: int = 1) -> Any:
+    """Play a whole match against the easy AI by clicking; return the page at its end."""
+    page = pages.page()
+    create_table(page, server.url, "Ann", variant, rounds=rounds)
+    page.screenshot(path=str(shots / f"{variant}-start.png"), full_page=True)
+    rng = random.Random(seed)
+    made = play(page, rng, 12, drag_every=5)
+    page.screenshot(path=str(shots / f"{variant}-middle.png"), full_page=True)
+    made += play(page, rng, 300)
+    assert made < 312, "the game did not end"
+    page.wait_for_selector("#result:not([hidden])")
+    summary = page.locator("#result").inner_text()
+    assert "wins the match" in summary or "win the match" in summary or "drawn" in summary
+    assert page.locator("#result-rounds li").count() == rounds
+    assert page.locator('#status[data-status="over"]').count() == 1
+    assert page.locator("#panel-top .hand.revealed .card").count() > 0, "the end reveals the hands"
+    claimed = page.locator(".stone.claimed").count()
+    assert claimed >= 3 and page.locator(".formation").count() >= claimed, "resolved stones show their troops"
+    page.screenshot(path=str(shots / f"{variant}-end.png"), full_page=True)
+    return page
+
+
+def test_a_whole_base_game_against_the_ai(pages: Browser, server: LiveServer, shots: Path) -> None:
+    page = play_against_ai(pages, server, shots, "base", seed=1, rounds=3)
+    game_url = page.url
+    check_replay(page, shots, "base")
+    page.goto(game_url)
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#play-again")
+    page.wait_for_url(lambda url: "/game/" in url and url != game_url)
+    page.wait_for_selector("#status[data-version]")
+    assert page.locator("#result").is_hidden()
+
+
+def test_a_whole_tactics_game_against_the_ai(pages: Browser, server: LiveServer, shots: Path) -> None:
+    page = play_against_ai(pages, server, shots, "tactics", seed=2)
+    assert page.locator("[data-deck='tactic']").count() == 1
+    check_replay(page, shots, "tactics")
+
+
+# ---------------------------------------------------------------------- a friend game
+
+
+def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, shots: Path) -> None:
+    ann = pages.page()
+    game_id = create_table(ann, server.url, "Ann", "tactics", mode="friend")
+    ann.wait_for_selector("#invite:not([hidden])")
+    invite = ann.input_value("#invite-link")
+    assert invite.endswith(f"/game/{game_id}?join=1")
+    assert ann.get_attribute("#status", "data-status") == "open"
+
+    bob = pages.page()
+    bob.goto(invite)
+    bob.wait_for_selector("#join:not([hidden])")
+    bob.fill("#join-nickname", "Bob")
+    bob.click("#join-button")
+    bob.wait_for_url("**token=**")
+    for page in (ann, bob):
+        page.wait_for_selector('#status[data-status="playing"]')
+    assert ann.locator("#invite").is_hidden()
+
+    mover, other = (ann, bob) if ann.get_attribute("#status", "data-mine") == "1" else (bob, ann)
+    hand_before = sorted(hand_of(mover))
+    played = pick_card(mover, random.Random(3), drag=True)
+    mover.wait_for_selector("#undo:not([hidden])")
+    card, stone = played.split("@")
+    seen = f'.col[data-stone="{stone}"] .side.top .card[data-card="{card}"]'
+    other.wait_for_selector(seen)
+    mover.click("#undo")
+    mover.wait_for_selector("#undo", state="hidden")
+    mover.wait_for_function(MY_DECISION_OR_OVER)
+    assert sorted(hand_of(mover)) == hand_before
+    other.wait_for_selector(seen, state="detached")
+
+    rng = random.Random(4)
+    phases: set[str] = set()
+    claims = 0
+    for turn in range(TACTICS_TURNS + 40):
+        mover.wait_for_function(MY_DECISION_OR_OVER)
+        while mover.get_attribute("#status", "data-mine") == "1":
+            phases.add(mover.get_attribute("#status", "data-phase") or "")
+            claims += decide(mover, rng, tactics=turn < TACTICS_TURNS).startswith("claim")
+        mover, other = other, mover
+        if turn >= TACTICS_TURNS and (claims or mover.get_attribute("#status", "data-status") == "over"):
+            break
+    assert {"PLAY", "DRAW"} <= phases
+    assert len(phases & RUSE_PHASES) >= 2, f"few ruses were played: {phases}"
+    assert claims, "a stone was claimed with the Claim button"
+    mover.screenshot(path=str(shots / "friend-player.png"), full_page=True)
+
+    spectator = pages.page()
+    spectator.goto(f"{server.url}/game/{game_id}")
+    spectator.wait_for_selector('#status[data-status="playing"]')
+    assert spectator.locator("#hand").count() == 0
+    assert spectator.locator(".panel .backs").count() == 2
+    assert spectator.locator("[data-action]").count() == 0
+    spectator.screenshot(path=str(shots / "friend-spectator.png"), full_page=True)
+
+    late = pages.page()
+    late.goto(invite)
+    late.fill("#join-nickname", "Cid")
+    late.click("#join-button")
+    late.wait_for_selector("#message:not([hidden])")
+    assert "no free seat" in late.inner_text("#message")
+
+
+# ---------------------------------------------------------------------- languages and phones
+
+
+def test_the_language_switch(pages: Browser, cli_server: LiveServer, shots: Path) -> None:
+    server = cli_server
+    page = pages.page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#lang option[value='pt']", state="attached")
+    assert page.inner_text("h2 >> nth=0") == "New table"
+    page.select_option("#lang", "pt")
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    assert page.inner_text("h2 >> nth=0") == "Nova mesa"
+    assert any(c["name"] == "lang" and c["value"] == "pt" for c in page.context.cookies())
+    page.screenshot(path=str(shots / "lobby-pt.png"), full_page=True)
+    page.select_option("#lang", "ca")
+    page.wait_for_function("() => document.documentElement.lang === 'ca'")
+    assert page.inner_text("h2 >> nth=0") == "Taula nova"
+    page.goto(f"{server.url}/rules")
+    page.wait_for_selector("[data-tactic='JO'] h3")
+    assert page.inner_text("h1") == "Les regles en resum"
+    assert page.inner_text("[data-tactic='JO'] h3") == "Comodí"
+    tip = page.get_attribute("[data-tactic='JO'] .card", "title") or ""
+    assert tip.startswith("Comodí (Tropa d'elit): Qualsevol color")
+    page.screenshot(path=str(shots / "rules-ca.png"), full_page=True)
+    create_table(page, server.url, "Joan", "tactics")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    assert page.inner_text("#status") == "El teu torn"
+    assert page.get_attribute("[data-deck='tactic'] .card", "title") == "Carta tàctica"
+
+    brazil = pages.page(locale="pt-BR")
+    brazil.goto(f"{server.url}/")
+    brazil.wait_for_function("() => document.documentElement.lang === 'pt'")
+    assert brazil.input_value("#lang") == "pt"
+
+
+def test_a_phone_sized_screen(pages: Browser, server: LiveServer, shots: Path) -> None:
+    page = pages.page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto(f"{server.url}/")
+    no_sideways_scroll(page)
+    create_table(page, server.url, "Pia", "tactics")
+    rng = random.Random(5)
+    play(page, rng, 6)
+    no_sideways_scroll(page)
+    page.click("#sort-value")
+    values = [int(card[0]) for card in hand_of(page) if card[0].isdigit()]
+    assert values == sorted(values)
+    page.click("#sort-colour")
+    colours = ["gbrypk".index(card[1]) for card in hand_of(page) if card[0].isdigit()]
+    assert colours == sorted(colours)
+    board = page.locator("#board").bounding_box()
+    assert board is not None and board["width"] <= PHONE["width"]
+    for stone in range(1, 10):
+        box = page.locator(f'.col[data-stone="{stone}"]').bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    page.screenshot(path=str(shots / "phone-game.png"), full_page=True)
+    page.goto(f"{server.url}/rules")
+    page.wait_for_selector("[data-tactic='RE']")
+    no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "phone-rules.png"), full_page=True)
+
+
+def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: LiveServer) -> None:
+    page = pages.page()
+    create_table(page, server.url, "Rae", "base")
+    rng = random.Random(6)
+    assert play(page, rng, 2) == 2
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    version, hand = page.get_attribute("#status", "data-version"), hand_of(page)
+    server.restart()
+    page.wait_for_selector("#conn:not([hidden])")
+    page.wait_for_selector("#conn", state="hidden")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    assert page.get_attribute("#status", "data-version") == version
+    assert hand_of(page) == hand
+    decide(page, rng)
+
+
+def random_side(rng: random.Random) -> tuple[list[int], int, bool]:
+    """A complete side: clan cards and up to three elite troops (one Joker at most)."""
+    size = rng.choice((3, 3, 4))
+    troops = [t for t in (JOKER, SPY, SHIELD) if rng.random() < 0.3][:size]
+    clan = rng.sample(range(54), size - len(troops))
+    return clan + troops, size, rng.random() < 0.2
+
+
+def test_troop_values_shown_match_the_engine(pages: Browser, server: LiveServer) -> None:
+    rng = random.Random(7)
+    sides = [random_side(rng) for _ in range(300)]
+    expected = [side_strength(tuple(cards), size, bluff) for cards, size, bluff in sides]
+    page = pages.page()
+    page.goto(f"{server.url}/rules")
+    shown = page.evaluate(
+        """async (sides) => {
+          const cards = await import('/static/js/cards.js');
+          return sides.map(([texts, size, bluff]) => {
+            const found = cards.bestFormation(texts, size, bluff);
+            return found.rank * 64 + found.total;
+          });
+        }""",
+        [[[card_str(c) for c in cards], size, bluff] for cards, size, bluff in sides],
+    )
+    assert shown == expected
