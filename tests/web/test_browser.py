@@ -3,7 +3,8 @@
 A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tests click
 through the lobby, play whole games against the AI (base and tactics) by picking among the
 moves the page lights up, start a friend game from two browser contexts with the invite link,
-switch the language and use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
+confirm and take back card plays whose draw is automatic (base game), switch the language and
+use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
 (default: a pytest temporary folder). The catalogue test needs no browser.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,13 @@ MY_DECISION_OR_OVER = """() => {
 VISIBLE_ACTIONS = """nodes => nodes.filter(n => n.offsetParent !== null && n.id !== 'undo')
   .map(n => n.dataset.action)"""
 CARDS = "nodes => nodes.map(n => n.dataset.card)"
+# Whether the page must ask to confirm a card play now: the preference is on and exactly one
+# deck has cards (the draw that follows the play is automatic and could not be taken back).
+CONFIRM_EXPECTED = """() => {
+  const view = window.schotten.state.view;
+  return document.querySelector('#confirm-plays').checked && view.phase === 'PLAY'
+    && (view.clan_deck > 0) !== (view.tactic_deck > 0);
+}"""
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 TACTICS_TURNS = 14
@@ -128,6 +137,14 @@ class Browser:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         return page
 
+    def twin(self, page: Any) -> Any:
+        """Another page of ``page``'s context (same cookies and saved preferences) on its URL."""
+        other = page.context.new_page()
+        other.on("pageerror", lambda error: self.errors.append(str(error)))
+        other.goto(page.url)
+        other.wait_for_selector("#status[data-version]")
+        return other
+
     def close(self) -> None:
         """Close every context."""
         for context in self.contexts:
@@ -185,11 +202,36 @@ def fit(page: Any, card: str, action: str) -> int:
     return 2 * len(mine) + 3 * sum(1 for c in mine if c[1:] == card[1:])
 
 
+def provisional_on_board(page: Any, action: str) -> int:
+    """How many cards the board shows as the provisional play ``action`` ("7b@3")."""
+    card, stone = action.split("@")
+    return int(page.locator(f'.col[data-stone="{stone}"] .card.provisional[data-card="{card}"]').count())
+
+
+def settle_play(page: Any, action: str, confirm: bool, version: str | None) -> None:
+    """After a stone was chosen for a card: when the page must ask (``confirm``), check that
+    nothing was sent and the card waits on its stone, then confirm (button, or Enter)."""
+    if not confirm:
+        assert page.locator("#confirm-bar").count() == 0, "a play with no automatic draw is sent at once"
+        return
+    page.wait_for_selector("#confirm-bar")
+    assert page.get_attribute("#status", "data-version") == version, "nothing is sent before the confirmation"
+    assert provisional_on_board(page, action) == 1, "the card waits on its stone, marked"
+    assert action.split("@")[0] not in hand_of(page), "the card left the hand"
+    if int(action[-1]) % 2:
+        page.click('#prompt [data-action="confirm"]')
+    else:
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("Enter")
+
+
 def pick_card(page: Any, rng: random.Random, drag: bool = False, tactics: bool = False) -> str:
     """Pick a lit card of the hand (a tactic card first if ``tactics``), then one of its lit
-    stones (by click, or drag and drop)."""
+    stones (by click, or drag and drop); confirm the play when the page asks."""
     cards = [str(c) for c in page.eval_on_selector_all("#hand .card.playable", CARDS)]
     assert cards, "no move offered although it is this seat's decision"
+    confirm = bool(page.evaluate(CONFIRM_EXPECTED))
+    version = page.get_attribute("#status", "data-version")
     tactic_cards = [c for c in cards if c.isupper()]
     high = max((c for c in cards if c[0].isdigit()), default=None, key=lambda c: (c[0], rng.random()))
     card = rng.choice(tactic_cards) if tactics and tactic_cards else high or rng.choice(cards)
@@ -198,14 +240,16 @@ def pick_card(page: Any, rng: random.Random, drag: bool = False, tactics: bool =
         source.click()
         action = rng.choice(check_targets(page, card))
         source.drag_to(page.locator(f'.col[data-action="{action}"]'))
+        settle_play(page, action, confirm, version)
         return action
     source.click()
     lit = check_targets(page, card)
     if lit:
         action = max(lit, key=lambda a: (fit(page, card, a), rng.random()))
         page.click(f'.col[data-action="{action}"]')
+        settle_play(page, action, confirm, version)
         return action
-    action = card  # a ruse: the prompt offers a button to play it
+    action = card  # a ruse: the prompt offers a button to play it (its questions follow)
     page.click(f'#prompt [data-action="{action}"]')
     return action
 
@@ -285,10 +329,20 @@ def check_replay(page: Any, shots: Path, name: str) -> None:
 
 
 def play_against_ai(pages: Browser, server: LiveServer, shots: Path, variant: str, seed: int,
-                    rounds: int = 1) -> Any:
-    """Play a whole match against the easy AI by clicking; return the page at its end."""
+                    rounds: int = 1, confirm: bool = True) -> Any:
+    """Play a whole match against the easy AI by clicking; return the page at its end.
+
+    Without ``confirm`` the preference "Confirm card plays" is turned off first (it is kept
+    in the browser: it is still off after a reload).
+    """
     page = pages.page()
     create_table(page, server.url, "Ann", variant, rounds=rounds)
+    assert page.is_checked("#confirm-plays"), "plays are confirmed by default"
+    if not confirm:
+        page.uncheck("#confirm-plays")
+        page.reload()
+        page.wait_for_selector("#status[data-version]")
+        assert not page.is_checked("#confirm-plays")
     page.screenshot(path=str(shots / f"{variant}-start.png"), full_page=True)
     rng = random.Random(seed)
     made = play(page, rng, 12, drag_every=5)
@@ -320,7 +374,7 @@ def test_a_whole_base_game_against_the_ai(pages: Browser, server: LiveServer, sh
 
 
 def test_a_whole_tactics_game_against_the_ai(pages: Browser, server: LiveServer, shots: Path) -> None:
-    page = play_against_ai(pages, server, shots, "tactics", seed=2)
+    page = play_against_ai(pages, server, shots, "tactics", seed=2, confirm=False)
     assert page.locator("[data-deck='tactic']").count() == 1
     check_replay(page, shots, "tactics")
 
@@ -328,9 +382,10 @@ def test_a_whole_tactics_game_against_the_ai(pages: Browser, server: LiveServer,
 # ---------------------------------------------------------------------- a friend game
 
 
-def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, shots: Path) -> None:
+def start_friend_game(pages: Browser, server: LiveServer, variant: str) -> tuple[str, str, Any, Any]:
+    """Ann creates a friend table, Bob joins it with the invite link: (game id, invite, mover, other)."""
     ann = pages.page()
-    game_id = create_table(ann, server.url, "Ann", "tactics", mode="friend")
+    game_id = create_table(ann, server.url, "Ann", variant, mode="friend")
     ann.wait_for_selector("#invite:not([hidden])")
     invite = ann.input_value("#invite-link")
     assert invite.endswith(f"/game/{game_id}?join=1")
@@ -345,8 +400,12 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
     for page in (ann, bob):
         page.wait_for_selector('#status[data-status="playing"]')
     assert ann.locator("#invite").is_hidden()
-
     mover, other = (ann, bob) if ann.get_attribute("#status", "data-mine") == "1" else (bob, ann)
+    return game_id, invite, mover, other
+
+
+def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, shots: Path) -> None:
+    game_id, invite, mover, other = start_friend_game(pages, server, "tactics")
     hand_before = sorted(hand_of(mover))
     played = pick_card(mover, random.Random(3), drag=True)
     mover.wait_for_selector("#undo:not([hidden])")
@@ -389,6 +448,78 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
     late.click("#join-button")
     late.wait_for_selector("#message:not([hidden])")
     assert "no free seat" in late.inner_text("#message")
+
+
+# ---------------------------------------------------------------------- confirming a card play
+
+
+def server_version(server: LiveServer, game_id: str) -> int:
+    """The game's version as the server has it (entries in its log)."""
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=10) as answer:
+        return int(json.load(answer)["version"])
+
+
+def propose_play(page: Any, card: str, which: int = 0) -> str:
+    """Pick ``card`` and the ``which``-th of its lit stones; the page must then ask to confirm.
+    Return the play."""
+    page.click(f'#hand .card[data-card="{card}"]')
+    action = check_targets(page, card)[which]
+    page.click(f'.col[data-action="{action}"]')
+    page.wait_for_selector("#confirm-bar")
+    return action
+
+
+def resynced(page: Any) -> None:
+    """Make the page ask the server for the state again and wait until it has drawn it."""
+    page.evaluate("() => { window.schotten.mark = true; window.dispatchEvent(new Event('online')); }")
+    page.wait_for_function("() => !window.schotten.mark")
+
+
+def test_a_card_play_is_confirmed_or_taken_back_in_the_base_game(
+        pages: Browser, server: LiveServer, shots: Path) -> None:
+    game_id, _, mover, other = start_friend_game(pages, server, "base")
+    version = mover.get_attribute("#status", "data-version") or ""
+    hand, seen = hand_of(mover), other.inner_html("#board")
+    card = max(hand)
+    first = propose_play(mover, card)
+    assert "drawn" in mover.inner_text("#confirm-bar") and mover.locator("#confirm-bar .btn").count() == 2
+    assert hand_of(mover) == [c for c in hand if c != card] and provisional_on_board(mover, first) == 1
+    assert mover.locator(".col.target, #hand .card.playable").count() == 0, "nothing else is offered now"
+    assert mover.locator("#undo").is_hidden()
+    mover.screenshot(path=str(shots / "base-pending-play.png"), full_page=True)
+    mover.keyboard.press("Escape")
+    mover.wait_for_selector("#confirm-bar", state="detached")
+    assert hand_of(mover) == hand and mover.locator(".provisional").count() == 0
+
+    second = propose_play(mover, card, -1)
+    mover.click('#prompt [data-action="take-back"]')
+    mover.wait_for_selector("#confirm-bar", state="detached")
+    assert hand_of(mover) == hand and mover.get_attribute("#status", "data-version") == version
+    assert server_version(server, game_id) == int(version), "nothing was sent"
+    resynced(other)
+    assert other.get_attribute("#status", "data-version") == version and other.inner_html("#board") == seen
+
+    before = len(other.evaluate("() => window.schotten.state.view.history"))
+    assert propose_play(mover, card, -1) == second
+    mover.click('#prompt [data-action="confirm"]')
+    mover.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'")
+    stone = second.split("@")[1]
+    other.wait_for_selector(f'.col[data-stone="{stone}"] .side.top .card[data-card="{card}"]')
+    history = other.evaluate("() => window.schotten.state.view.history")
+    assert history[before:] == [second], "only the confirmed play was made"
+    assert server_version(server, game_id) == int(version) + 1
+    assert len(hand_of(mover)) == len(hand), "the play drew a card"
+
+    # A play waiting for its confirmation is dropped when the table moves on without it
+    # (here the same seat played from a second tab).
+    other.wait_for_function(MY_DECISION_OR_OVER)
+    twin = pages.twin(other)
+    propose_play(other, hand_of(other)[0])
+    pick_card(twin, random.Random(8))
+    other.wait_for_selector("#message:not([hidden])")
+    assert "no longer allowed" in other.inner_text("#message")
+    assert other.locator("#confirm-bar, .provisional").count() == 0
+    assert sorted(hand_of(other)) == sorted(other.evaluate("() => window.schotten.state.view.hand"))
 
 
 # ---------------------------------------------------------------------- languages and phones

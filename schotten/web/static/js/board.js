@@ -2,7 +2,7 @@
 // piles), the decks. Shared by the game page and the replay page; pure rendering, the
 // callers decide what is clickable.
 
-import { bestFormation, cardBack, cardFace, cardName, TACTICS } from "./cards.js";
+import { bestFormation, cardBack, cardFace, cardName, MODE_CODES, TACTICS } from "./cards.js";
 import { el, fill } from "./dom.js";
 import { N_, t } from "./i18n.js";
 
@@ -46,6 +46,13 @@ function formationLabel(stone, seat) {
     ...found.troops.map((tr) => el("span", { class: "troop" }, `${tr.code}=`, cardFace(tr.as, { small: true }))));
 }
 
+/** Whether `text` on `stone` (seat's side, or the stone itself for seat null) is the provisional play. */
+function isProvisional(opts, seat, number, text) {
+  const play = opts.provisional;
+  return Boolean(play) && play.stone === number && play.card === text
+    && (seat === null ? MODE_CODES.includes(text) : play.seat === seat);
+}
+
 function sideNode(stone, number, seat, where, opts) {
   const node = el("div", { class: `side ${where}`, data: { seat } });
   const cards = stone.cards[seat];
@@ -57,6 +64,7 @@ function sideNode(stone, number, seat, where, opts) {
     const classes = [];
     if (i === lastIndex) classes.push("last");
     if (action) classes.push("pickable");
+    if (isProvisional(opts, seat, number, text)) classes.push("provisional");
     node.append(cardFace(text, {
       extraClass: classes.join(" "),
       data: { action, where: `${seat}:${number}` },
@@ -83,7 +91,8 @@ function stoneToken(stone, number, opts) {
     title: [t("Stone {n}", { n: number }), owner].filter(Boolean).join(" — "),
   }, el("span", { class: "num", text: String(number) }));
   for (const code of stone.modes) {
-    token.append(cardFace(code, { small: true, extraClass: "mode" }));
+    const provisional = isProvisional(opts, null, number, code) ? " provisional" : "";
+    token.append(cardFace(code, { small: true, extraClass: `mode${provisional}` }));
   }
   if (claim) {
     token.append(el("button", {
@@ -119,14 +128,27 @@ function columnNode(stone, index, opts) {
   return col;
 }
 
+/** The stones with a play not yet sent ({seat, stone, card}) added: a combat mode on its stone,
+ * any other card at the end of the seat's side. */
+function withProvisional(stones, play) {
+  if (!play) return stones;
+  return stones.map((stone, i) => {
+    if (i !== play.stone - 1) return stone;
+    if (MODE_CODES.includes(play.card)) return { ...stone, modes: [...stone.modes, play.card] };
+    return { ...stone, cards: stone.cards.map((side, seat) => (seat === play.seat ? [...side, play.card] : side)) };
+  });
+}
+
 /**
  * Draw the nine stones of `data` (a view or reveal dict) into `container`.
  * opts: {bottom: seat shown at the bottom, names: [n0, n1], stoneActions: Map(stone -> action),
  * cardActions: Map("seat:stone:card" -> action), claims: Map(stone -> {action, why}),
- * last: actionFocus(...), over: bool}
+ * last: actionFocus(...), over: bool, provisional: {seat, stone, card} (a play shown on the
+ * board but not sent yet, marked with the class "provisional") or null}
  */
 export function renderBoard(container, data, opts) {
-  fill(container, ...data.stones.map((stone, i) => columnNode(stone, i, opts)));
+  const stones = withProvisional(data.stones, opts.provisional);
+  fill(container, ...stones.map((stone, i) => columnNode(stone, i, opts)));
   container.classList.toggle("has-target", Boolean(opts.stoneActions && opts.stoneActions.size));
 }
 

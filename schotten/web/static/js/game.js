@@ -1,6 +1,11 @@
 // The table page: connects to /ws/games/{id}, draws each state message and turns clicks
 // (and drag and drop) into actions in the engine's notation. The server is the authority:
 // everything clickable comes from view.legal.
+//
+// A card play whose draw would be automatic (exactly one deck has cards) is not sent at once
+// when the "Confirm card plays" preference is on: it is shown on its stone (provisional) until
+// the seat confirms it or takes it back. Taking it back sends nothing; the server's own undo
+// cannot take back a play once the draw revealed a card.
 
 import {
   cleanNickname, clearMessage, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage,
@@ -45,6 +50,7 @@ const PROMPTS = {
 };
 
 const PENDING_SYNC_MS = 5000;
+const CARD_PLAY = /^(\w\w)@([1-9])$/;
 
 const game = {
   ws: null,
@@ -52,6 +58,8 @@ const game = {
   info: null,
   selected: null,
   pending: false,
+  provisional: null,
+  confirmPlays: loadPref("confirmPlays", "1") !== "0",
   retries: 0,
   stopped: false,
   roundsSeen: -1,
@@ -100,20 +108,86 @@ function send(data) {
 }
 
 function act(action) {
-  if (game.pending || !game.msg) return;
+  if (game.pending || !game.msg || game.provisional) return;
   if (!game.msg.view.legal.includes(action)) {
     showMessage(t("That move is not allowed now."));
     return;
   }
-  if (send({ type: "action", action, version: game.msg.version })) {
-    game.pending = true;
-    game.selected = null;
-    document.body.classList.add("pending");
-    const version = game.msg.version;
-    window.setTimeout(() => {
-      if (game.pending && game.msg.version === version) send({ type: "sync" });
-    }, PENDING_SYNC_MS);
+  if (needsConfirm(action)) propose(action);
+  else sendAction(action);
+}
+
+function sendAction(action) {
+  if (!send({ type: "action", action, version: game.msg.version })) return false;
+  game.pending = true;
+  game.selected = null;
+  document.body.classList.add("pending");
+  const version = game.msg.version;
+  window.setTimeout(() => {
+    if (game.pending && game.msg.version === version) send({ type: "sync" });
+  }, PENDING_SYNC_MS);
+  return true;
+}
+
+// ------------------------------------------------------------------ provisional card plays
+
+/** Whether a card play now draws at once (exactly one deck has cards left): no undo after it. */
+function drawIsAutomatic(view) {
+  return (view.clan_deck > 0) !== (view.tactic_deck > 0);
+}
+
+function needsConfirm(action) {
+  const { view } = game.msg;
+  return game.confirmPlays && view.phase === "PLAY" && CARD_PLAY.test(action) && drawIsAutomatic(view);
+}
+
+function propose(action) {
+  const [, card, stone] = action.match(CARD_PLAY);
+  game.provisional = { action, card, stone: Number(stone), sent: false };
+  game.selected = null;
+  clearMessage();
+  render();
+  const confirm = document.querySelector('#prompt [data-action="confirm"]');
+  if (confirm) confirm.focus();
+}
+
+function confirmPlay() {
+  const play = game.provisional;
+  if (!play || play.sent || game.pending) return;
+  if (!game.msg.view.legal.includes(play.action)) {
+    dropProvisional();
+    render();
+    return;
   }
+  if (sendAction(play.action)) {
+    play.sent = true;
+    render();
+  }
+}
+
+function takeBack() {
+  const play = game.provisional;
+  if (!play || play.sent) return;
+  game.provisional = null;
+  render();
+  const card = document.querySelector(`#hand .card[data-card="${play.card}"]`);
+  if (card) card.focus();
+}
+
+function dropProvisional() {
+  const play = game.provisional;
+  game.provisional = null;
+  showMessage(t("Your play of {card} on stone {stone} is no longer allowed: it was taken back.", {
+    card: cardName(play.card), stone: play.stone,
+  }));
+}
+
+/** A new state: a sent play is settled; a play not sent yet stays only while it is still legal. */
+function reviewProvisional(msg) {
+  const play = game.provisional;
+  if (!play) return;
+  if (play.sent) game.provisional = null;
+  else if (msg.view.phase !== "PLAY" || !msg.view.legal.includes(play.action)) dropProvisional();
 }
 
 // ------------------------------------------------------------------ rendering
@@ -165,7 +239,9 @@ function renderScore() {
 }
 
 function variantName(variant) {
-  return { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") }[variant] || variant;
+  const names = { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert"),
+    "expert-base": N_("Expert, without tactic cards") };
+  return names[variant] || variant;
 }
 
 function handCards(seat) {
@@ -199,9 +275,10 @@ function renderPanel(id, seat, L) {
 function handNode(cards, L) {
   const { phase } = game.msg.view;
   const node = el("div", { class: "hand", attrs: { id: "hand" } });
-  for (const text of sortCards(cards, game.sortBy)) {
+  const shown = game.provisional ? cards.filter((c) => c !== game.provisional.card) : cards;
+  for (const text of sortCards(shown, game.sortBy)) {
     const returning = phase === "RECRUIT_RETURN" && L.returns.includes(text);
-    const playable = phase === "PLAY" && isPlayable(L, text);
+    const playable = phase === "PLAY" && !game.provisional && isPlayable(L, text);
     const classes = [];
     if (playable) classes.push("playable");
     if (returning) classes.push("pickable");
@@ -241,6 +318,7 @@ function startDrag(event, text) {
 
 function stoneActions(L) {
   const map = new Map();
+  if (game.provisional) return map;
   const { phase } = game.msg.view;
   if (phase === "PLAY" && game.selected && L.plays.has(game.selected)) {
     for (const stone of L.plays.get(game.selected)) map.set(stone, `${game.selected}@${stone}`);
@@ -281,6 +359,7 @@ function renderBoardAndPrompt() {
     claims: claimMap(L),
     last: last ? actionFocus(last.action, last.mover) : null,
     over: game.msg.status === "over",
+    provisional: game.provisional ? { ...game.provisional, seat: game.msg.seat } : null,
   });
   for (const node of document.querySelectorAll("#board [data-action]")) node.tabIndex = 0;
   renderPrompt(L);
@@ -318,6 +397,22 @@ function playPrompt(L) {
   return parts;
 }
 
+function confirmBar() {
+  const play = game.provisional;
+  const { view } = game.msg;
+  const draw = view.clan_deck > 0
+    ? t("When you confirm, a card is drawn for you from the clan deck at once: then this play can no longer be taken back.")
+    : t("When you confirm, a card is drawn for you from the tactic deck at once: then this play can no longer be taken back.");
+  const confirm = button("confirm", t("Confirm"), "primary");
+  const back = button("take-back", t("Take back"));
+  confirm.disabled = back.disabled = play.sent;
+  return [el("div", { class: "confirm-bar", attrs: { id: "confirm-bar" } },
+    el("p", { class: "confirm-what", text: t("Play {card} on stone {stone}?", { card: cardName(play.card), stone: play.stone }) }),
+    el("p", { class: "tip", text: draw }),
+    el("div", { class: "row" }, confirm, back,
+      el("span", { class: "muted small-text", text: t("Enter: confirm · Escape: take back") })))];
+}
+
 function claimPrompt(L) {
   const list = el("ul", { class: "claims" }, ...L.claims.map((stone) => el("li", {
     text: t("Stone {n}: {why}", { n: stone, why: game.msg.claims ? game.msg.claims[String(stone)] || "" : "" }),
@@ -333,7 +428,7 @@ function drawButtons(L) {
 function phasePrompt(L) {
   const { view } = game.msg;
   switch (view.phase) {
-    case "PLAY": return playPrompt(L);
+    case "PLAY": return game.provisional ? confirmBar() : playPrompt(L);
     case "CLAIM": return claimPrompt(L);
     case "DRAW": return [el("p", { text: t(PROMPTS.DRAW) }), ...drawButtons(L)];
     case "RECRUIT_DRAW":
@@ -385,7 +480,7 @@ function renderPrompt(L) {
   const node = byId("prompt");
   const mine = isMine();
   fill(node, ...(mine ? phasePrompt(L) : waitingPrompt()));
-  if (mine) node.append(...otherMoves(L));
+  if (mine && !game.provisional) node.append(...otherMoves(L));
   node.classList.toggle("mine", mine);
   node.hidden = node.childElementCount === 0;
   const cancel = document.getElementById("cancel");
@@ -421,7 +516,7 @@ function renderLog() {
 }
 
 function renderUndo() {
-  byId("undo").hidden = !game.msg.can_undo;
+  byId("undo").hidden = !game.msg.can_undo || Boolean(game.provisional);
 }
 
 function renderInvite() {
@@ -485,9 +580,11 @@ function render() {
   renderInvite();
   announceRounds();
   renderResult();
-  byId("sort").hidden = !(game.msg.seat === 0 || game.msg.seat === 1) || Boolean(game.msg.reveal);
+  const seated = (game.msg.seat === 0 || game.msg.seat === 1) && !game.msg.reveal;
+  byId("sort").hidden = !seated;
+  byId("confirm-pref").hidden = !seated;
   document.body.classList.toggle("spectator", game.msg.seat === null);
-  window.schotten = { state: game.msg };
+  window.schotten = { state: game.msg, provisional: game.provisional };
 }
 
 // ------------------------------------------------------------------ the connection
@@ -497,6 +594,7 @@ function onState(msg) {
   const wasOpen = game.msg && game.msg.status === "open";
   game.msg = msg;
   game.pending = false;
+  reviewProvisional(msg);
   document.body.classList.remove("pending");
   if (msg.status === "over" || (wasOpen && msg.status !== "open")) loadInfo();
   render();
@@ -505,6 +603,10 @@ function onState(msg) {
 function onError(msg) {
   game.pending = false;
   document.body.classList.remove("pending");
+  if (game.provisional && game.provisional.sent) {
+    game.provisional = null;
+    if (game.msg) render();
+  }
   const key = ERROR_TEXT[msg.code];
   showMessage(key ? t(key, { reason: msg.message }) : msg.message || t("Something went wrong."));
 }
@@ -624,7 +726,10 @@ async function copyInvite() {
 function onBoardClick(event) {
   const target = event.target.closest("[data-action], [data-draw-action]");
   if (!target || !event.currentTarget.contains(target)) return;
-  act(target.dataset.action || target.dataset.drawAction);
+  const action = target.dataset.action || target.dataset.drawAction;
+  if (action === "confirm") confirmPlay();
+  else if (action === "take-back") takeBack();
+  else act(action);
 }
 
 function onDragOver(event) {
@@ -643,7 +748,22 @@ function onDrop(event) {
   else if (game.selected && RUSE_CODES.includes(game.selected)) act(game.selected);
 }
 
+/** Enter confirms a provisional play, Escape takes it back (a focused button keeps its own keys). */
+function onProvisionalKey(event) {
+  if (event.key === "Escape") {
+    event.preventDefault();
+    takeBack();
+    return true;
+  }
+  const control = event.target instanceof Element && event.target.closest("button, a, input, select, textarea");
+  if (event.key !== "Enter" || control) return false;
+  event.preventDefault();
+  confirmPlay();
+  return true;
+}
+
 function onKey(event) {
+  if (game.provisional && !game.provisional.sent && onProvisionalKey(event)) return;
   if (event.key !== "Enter" && event.key !== " ") return;
   const node = event.target;
   if (node instanceof HTMLElement && (node.dataset.action || node.classList.contains("playable"))
@@ -661,6 +781,11 @@ function setSort(by) {
   if (game.msg) render();
 }
 
+function setConfirmPlays(on) {
+  game.confirmPlays = on;
+  savePref("confirmPlays", on ? "1" : "0");
+}
+
 function wire() {
   byId("board").addEventListener("click", onBoardClick);
   byId("board").addEventListener("dragover", onDragOver);
@@ -675,6 +800,9 @@ function wire() {
   byId("copy-invite").addEventListener("click", copyInvite);
   byId("sort-colour").addEventListener("click", () => setSort("colour"));
   byId("sort-value").addEventListener("click", () => setSort("value"));
+  const confirmBox = byId("confirm-plays");
+  confirmBox.checked = game.confirmPlays;
+  confirmBox.addEventListener("change", () => setConfirmPlays(confirmBox.checked));
   byId("message").addEventListener("click", clearMessage);
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", resync);
