@@ -59,7 +59,7 @@ class LogRow(Base):
     __tablename__ = "log_entries"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     kind: Mapped[str] = mapped_column(String(8))
     notation: Mapped[str] = mapped_column(String(400))
     seat: Mapped[int] = mapped_column(Integer)
@@ -74,9 +74,13 @@ def utc(moment: datetime) -> datetime:
 def make_engine(url: str) -> Engine:
     """A SQLAlchemy engine for ``url``; SQLite gets WAL journaling, foreign keys and thread sharing.
 
-    An in-memory SQLite database (``sqlite://``) is one connection shared by every thread.
+    An in-memory SQLite database (``sqlite://``) is one connection shared by every thread. A
+    PostgreSQL URL that names no driver (``postgresql://``) uses psycopg 3, the driver of the
+    ``postgres`` extra (SQLAlchemy 2.0 would pick psycopg2).
     """
     parsed = make_url(url)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
     args: dict[str, Any] = {"check_same_thread": False, "timeout": 30}

@@ -1,10 +1,11 @@
 """Storage behind a small interface: games and their append-only logs in a SQL database.
 
-``Store(url)`` works with SQLite (the default, a file) or PostgreSQL through SQLAlchemy.
-Its methods are plain blocking calls; the service runs them in a worker thread. Rows
-are handed out as the plain values ``GameInfo`` and ``Entry``, so nothing outside this
-module touches an ORM session. An entry is written together with the game's new status
-in one transaction, so a server killed at any moment leaves a log that replays.
+``Store(url)`` works with SQLite (the default, a file) or PostgreSQL through SQLAlchemy;
+times are stored in UTC and come back as aware UTC datetimes on both. Its methods are plain
+blocking calls; the service runs them in a worker thread. Rows are handed out as the plain
+values ``GameInfo`` and ``Entry``, so nothing outside this module touches an ORM session. An
+entry is written together with the game's new status in one transaction, so a server killed
+at any moment leaves a log that replays.
 """
 
 from __future__ import annotations
@@ -102,13 +103,18 @@ class Store:
             token_hash1=info.token_hashes[1],
             status=info.status,
             winner=info.winner,
-            created=info.created,
+            created=utc(info.created),
         )
         with self._session() as session, session.begin():
             session.add(row)
 
     def load(self, game_id: str) -> tuple[GameInfo, list[Entry]] | None:
-        """A game and its whole log in order, or None if there is no such game."""
+        """A game and its whole log in order, or None if there is no such game.
+
+        An id holding a NUL character names no game (PostgreSQL cannot even compare such text).
+        """
+        if "\x00" in game_id:
+            return None
         with self._session() as session:
             row = session.get(GameRow, game_id)
             if row is None:
@@ -150,7 +156,7 @@ class Store:
             kind=entry.kind,
             notation=entry.notation,
             seat=entry.seat,
-            time=entry.time,
+            time=utc(entry.time),
         )
         with self._session() as session, session.begin():
             session.add(row)

@@ -204,17 +204,27 @@ class Duel:
         self.state = GameState.new(Settings.of(variant, rounds), seed)
         self.version = 0
         self.messages: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
+        self._connect()
+
+    def _connect(self) -> None:
         self._stack = ExitStack()
         self.sockets: dict[int | None, WebSocketTestSession] = {}
         try:
             for seat in (0, 1, None):
                 token = None if seat is None else self.tokens[seat]
                 path = socket_path(self.id, token)
-                self.sockets[seat] = self._stack.enter_context(client.websocket_connect(path))
+                self.sockets[seat] = self._stack.enter_context(self.client.websocket_connect(path))
                 self._check(seat, receive_state(self.sockets[seat]))
         except BaseException:
             self._stack.close()
             raise
+
+    def reconnect(self, client: TestClient) -> None:
+        """Close the sockets and open them again on ``client`` (say, a new app on the same database):
+        each must get exactly the state the test's copy of the game says."""
+        self.close()
+        self.client = client
+        self._connect()
 
     def __enter__(self) -> Duel:
         return self
