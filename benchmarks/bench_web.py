@@ -156,7 +156,7 @@ def summary(seconds: list[float]) -> dict[str, float] | None:
     """Median, 95th and 99th percentiles and the worst, in milliseconds."""
     if len(seconds) < 2:
         return None
-    cuts = statistics.quantiles([s * 1000 for s in seconds], n=100)
+    cuts = statistics.quantiles([s * 1000 for s in seconds], n=100, method="inclusive")
     return {"p50": round(cuts[49], 1), "p95": round(cuts[94], 1), "p99": round(cuts[98], 1),
             "max": round(max(seconds) * 1000, 1)}
 
