@@ -8,6 +8,7 @@ an unseen card is (a hand or the deck), so it is safe to show either player.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action, Kind
 from .cards import (
@@ -21,8 +22,10 @@ from .cards import (
     TACTIC_NAMES,
     card_name,
     card_str,
+    colour_of,
+    value_of,
 )
-from .formations import Formation, best_formation, describe
+from .formations import Formation, best_formation, describe, rank_of, total_of
 from .state import GameState, Phase
 
 PHASE_TASKS: dict[Phase, str] = {
@@ -129,6 +132,117 @@ def _prove_incomplete(state: GameState, seat: int, stone: int, mine: str) -> Pro
         why = (f"your {mine} cannot be beaten: the best their side can still make is "
                f"{text} (R5.2)")
     return Proof(stone, seat, True, why)
+
+
+RANK_KEYS = ("sum", "run", "colour", "three-of-a-kind", "colour-run")
+"""The formation ranks (SUM .. COLOUR_RUN) as keys for a page to translate."""
+
+CLAIM_KINDS = ("beats", "ties_first", "unbeatable", "incompletable")
+"""Why a claim holds: R5.1 beats, R4.6 tie completed first, R5.2 cannot be beaten or completed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A formation as data a page can put in words: rank key, total, cards (notation).
+
+    ``cards`` are sorted by value, each elite troop as the clan card it stands for;
+    ``troops`` pairs each elite troop with that card; ``bluff``: Blind-man's Bluff (totals only).
+    """
+
+    rank: str
+    total: int
+    cards: tuple[str, ...]
+    troops: tuple[tuple[str, str], ...] = ()
+    bluff: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: ``{"rank", "total", "cards", "troops": [{"card", "as"}], "bluff"}``."""
+        return {
+            "rank": self.rank,
+            "total": self.total,
+            "cards": list(self.cards),
+            "troops": [{"card": card, "as": role} for card, role in self.troops],
+            "bluff": self.bluff,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimProof:
+    """The claim proof as data: whether it holds, its kind, both formations and ``prove``'s words.
+
+    ``kind`` is one of CLAIM_KINDS when the claim holds; otherwise ``closed`` (no such stone
+    or already claimed), ``incomplete`` (the seat's side is not full), ``loses`` (the other
+    complete side wins) or ``can_lose`` (the other side can still make ``theirs``, stronger).
+    ``theirs`` is the other complete side, or the best it can still make; None when it
+    cannot be completed.
+    """
+
+    stone: int
+    seat: int
+    holds: bool
+    kind: str
+    text: str
+    mine: Shown | None = None
+    theirs: Shown | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: ``{"text", "kind", "mine", "theirs"}`` (formations as ``Shown.to_dict``)."""
+        return {
+            "text": self.text,
+            "kind": self.kind,
+            "mine": self.mine.to_dict() if self.mine else None,
+            "theirs": self.theirs.to_dict() if self.theirs else None,
+        }
+
+
+def _shown(state: GameState, stone: int, clan: tuple[int, ...], wild: tuple[int, ...],
+           found: Formation) -> Shown:
+    cards = sorted(clan + found.added + found.wild_as, key=lambda c: (value_of(c), colour_of(c)))
+    troops = tuple((card_str(w), card_str(c)) for w, c in zip(wild, found.wild_as, strict=True))
+    bluff = bool(state.modes[stone] & MODE_BLUFF)
+    rank = RANK_KEYS[rank_of(found.strength)]
+    return Shown(rank, total_of(found.strength), tuple(card_str(c) for c in cards), troops, bluff)
+
+
+def _complete_shown(state: GameState, seat: int, stone: int) -> Shown:
+    clan, wild = _side_cards(state, seat, stone)
+    found = best_formation(clan, wild, state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF), 0)
+    assert found is not None
+    return _shown(state, stone, clan, wild, found)
+
+
+def claim_proof(state: GameState, seat: int, stone: int) -> ClaimProof:
+    """``prove`` as data: whether ``seat`` may claim ``stone`` now (R5), why, and with which formations.
+
+    ``text`` is ``prove(state, seat, stone).reason``; the rest lets a page say it in any language.
+    """
+    text = prove(state, seat, stone).reason
+    if not 0 <= stone < NUM_STONES or state.owner[stone] >= 0:
+        return ClaimProof(stone, seat, False, "closed", text)
+    if not state.is_complete(seat, stone):
+        return ClaimProof(stone, seat, False, "incomplete", text)
+    mine = _complete_shown(state, seat, stone)
+    if not state.is_complete(1 - seat, stone):
+        return _open_claim(state, seat, stone, text, mine)
+    theirs = _complete_shown(state, 1 - seat, stone)
+    if not state.beats(seat, stone):
+        return ClaimProof(stone, seat, False, "loses", text, mine, theirs)
+    tie = state.strength(seat, stone) == state.strength(1 - seat, stone)
+    return ClaimProof(stone, seat, True, "ties_first" if tie else "beats", text, mine, theirs)
+
+
+def _open_claim(state: GameState, seat: int, stone: int, text: str, mine: Shown) -> ClaimProof:
+    """R5.2: the other side is not complete; what can it still make from the unseen cards?"""
+    clan, wild = _side_cards(state, 1 - seat, stone)
+    size, bluff = state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF)
+    beating = best_formation(clan, wild, size, bluff, state.pool, state.strength(seat, stone))
+    if beating is not None:
+        theirs = _shown(state, stone, clan, wild, beating)
+        return ClaimProof(stone, seat, False, "can_lose", text, mine, theirs)
+    best = best_formation(clan, wild, size, bluff, state.pool)
+    if best is None:
+        return ClaimProof(stone, seat, True, "incompletable", text, mine)
+    return ClaimProof(stone, seat, True, "unbeatable", text, mine, _shown(state, stone, clan, wild, best))
 
 
 def why_illegal(state: GameState, action: Action) -> str:

@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
-from ..engine import ACTIONS, Action, GameState, NotationError, Settings, parse_action, prove
+from ..engine import ACTIONS, Action, GameState, NotationError, Settings, parse_action
+from ..engine.explain import claim_proof
 from ..engine.record import record_of
 from ..engine.view import reveal, view
 from .ai import AiPool, decision_seed
@@ -131,7 +132,7 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
     state = game.state
     seen = view(state, seat)
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
-    claims = {str(s + 1): prove(state, state.turn, s).reason for s in seen.claimable}
+    claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
     can_undo = (
         seat is not None and game.info.status == "playing" and isinstance(undo_span(state, seat), int)
     )

@@ -18,8 +18,9 @@ from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings, prove
+from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_STONES, card_str
+from schotten.engine.explain import claim_proof
 from schotten.engine.view import public_history, reveal, view
 from schotten.web.gamelog import undo_span
 from schotten.web.service import GameService
@@ -130,7 +131,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
                    status: str) -> Message:
     """The exact state message ``seat`` should get (built here, not by the server)."""
     seen = view(state, seat)
-    claims = {str(s + 1): prove(state, state.turn, s).reason for s in seen.claimable}
+    claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
     can_undo = seat is not None and status == "playing" and isinstance(undo_span(state, seat), int)
     message: Message = json.loads(json.dumps({
         "type": "state",

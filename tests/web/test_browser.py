@@ -10,9 +10,11 @@ use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
+import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +23,10 @@ from typing import Any
 import pytest
 from browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, page_msgids, placeholders, read_catalogue
 
+from schotten.engine import GameState, Phase, Settings
+from schotten.engine.actions import DONE_ID
 from schotten.engine.cards import JOKER, SHIELD, SPY, card_str
+from schotten.engine.explain import claim_proof
 from schotten.engine.formations import side_strength
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -624,3 +629,82 @@ def test_troop_values_shown_match_the_engine(pages: Browser, server: LiveServer)
         [[[card_str(c) for c in cards], size, bluff] for cards, size, bluff in sides],
     )
     assert shown == expected
+
+
+# ---------------------------------------------------------------------- claim explanations, translated
+
+ENGLISH_WORDS = re.compile(
+    r"\b(your|their|beats?|ties|completed|first|cannot|beaten|best|side|wins|unseen|still|stone|colour|run|"
+    r"sum|three|four|kind|blue|green|red|yellow|purple|pink|joker|spy)\b", re.IGNORECASE)
+RULE_AT_END = re.compile(r"\((R5\.1|R5\.2|R4\.6)\)\.$")
+
+
+def sample_claim_proofs() -> dict[str, dict[str, Any]]:
+    """A claim proof of each kind (and one with an elite troop, one under Blind-man's Bluff) as
+    the server sends them, from seeded random games in which nobody claims."""
+    found: dict[str, dict[str, Any]] = {}
+    for seed in range(40):
+        state = GameState.new(Settings.of("tactics"), seed)
+        rng = random.Random(seed)
+        while not state.is_over and len(found) < 6:
+            ids = state.legal_action_ids()
+            state.apply_id(DONE_ID if state.phase == Phase.CLAIM else rng.choice(ids))
+            for seat, stone in itertools.product((0, 1), range(9)):
+                proof = claim_proof(state, seat, stone)
+                if proof.holds and proof.mine is not None:
+                    found.setdefault(proof.kind, proof.to_dict())
+                    if proof.mine.troops:
+                        found.setdefault("troops", proof.to_dict())
+                    if proof.mine.bluff:
+                        found.setdefault("bluff", proof.to_dict())
+        if len(found) == 6:
+            return found
+    raise AssertionError(f"random games gave only {sorted(found)}")
+
+
+def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Claim proofs of every kind read in Portuguese, rule id last; in a game, the claims list
+    and the Claim buttons' tooltips too (the server still sends the English sentence)."""
+    proofs = sample_claim_proofs()
+    page = pages.page(locale="pt-PT")
+    page.goto(f"{server.url}/rules")
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    texts = page.evaluate(
+        """async (proofs) => {
+          const cards = await import('/static/js/cards.js');
+          return Object.fromEntries(Object.entries(proofs).map(([k, p]) => [k, cards.claimText(p)]));
+        }""", proofs)
+    for kind, text in texts.items():
+        rule = proofs[kind]["text"][-6:]
+        assert text.startswith("A sua formação ") and text.endswith(f"{rule}."), (kind, text)
+        assert not ENGLISH_WORDS.search(text), (kind, text)
+    assert "como" in texts["troops"] and "Total" in texts["bluff"]
+
+    _, _, mover, other = start_friend_game(pages, server, "base")
+    for player in (mover, other):
+        player.select_option("#lang", "pt")
+        player.wait_for_function("() => document.documentElement.lang === 'pt'")
+    claims: list[str] = []
+    rng = random.Random(3)
+    for _ in range(60):
+        mover.wait_for_function(MY_DECISION_OR_OVER)
+        while not claims and mover.get_attribute("#status", "data-mine") == "1":
+            claims = [a for a in visible_actions(mover) if a.startswith("claim")]
+            if not claims:
+                decide(mover, rng)
+        if claims:
+            break
+        mover, other = other, mover
+    assert claims, "no claim came up"
+    page = mover
+    page.screenshot(path=str(shots / "claim-pt.png"), full_page=True)
+    sent = page.evaluate("() => window.schotten.state.claims")
+    listed = page.locator("#prompt .claims li").all_inner_texts()
+    assert len(listed) == len(claims) == len(sent)
+    for action, line in zip(claims, listed, strict=True):
+        stone = action.split()[1]
+        why = page.get_attribute(f'[data-action="{action}"]', "title") or ""
+        assert line == f"Pedra {stone}: {why}" and RULE_AT_END.search(why), line
+        assert not ENGLISH_WORDS.search(why), why
+        assert sent[stone]["kind"] in ("beats", "ties_first", "unbeatable", "incompletable")
+        assert sent[stone]["text"].endswith(why[-7:-1]), "the English sentence is still sent"

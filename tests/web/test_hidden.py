@@ -20,6 +20,7 @@ from helpers_web import (
     choose,
     create,
     expected_state,
+    join,
     leaked,
     log_of,
     open_stone,
@@ -29,8 +30,9 @@ from helpers_web import (
 )
 
 import schotten.web.ai as ai_module
-from schotten.engine import GameState, Phase, Settings
+from schotten.engine import GameState, Phase, Settings, prove
 from schotten.engine.cards import NUM_CLAN, card_str
+from schotten.engine.explain import CLAIM_KINDS, RANK_KEYS, claim_proof
 from schotten.engine.view import View, view
 
 
@@ -125,6 +127,38 @@ def test_ai_game_sockets_and_the_ai_see_only_their_views(
             assert not leaked(message, state, seat, SEED + 3)
     decided_at = [e.index for e in entries if e.seat == 1]
     assert given == [view(states[v], 1) for v in decided_at]
+
+
+def test_claims_are_the_proof_as_data(client: Any) -> None:
+    """The ``claims`` field: for each stone the seat may claim, the claim proof as data (its
+    kind and both formations, for the page to put in words) with prove()'s English sentence."""
+    grant = create(client, seed=SEED + 4, variant="tactics")
+    tokens = [grant["token"], join(client, grant["id"])["token"]]
+    state, rng, offered = GameState.new(Settings.of("tactics"), SEED + 4), random.Random(4), 0
+    with client.websocket_connect(socket_path(grant["id"], tokens[0])) as first, \
+            client.websocket_connect(socket_path(grant["id"], tokens[1])) as second:
+        messages = [receive_state(first), receive_state(second)]
+        while not state.is_over:
+            for seat, message in enumerate(messages):
+                offered += _check_claims(message, state, seat)
+            move = choose(messages[state.turn], rng)
+            (first, second)[state.turn].send_json({"type": "action", "action": move})
+            state.apply(move)
+            messages = [receive_state(first), receive_state(second)]
+    assert offered >= 3, "few claims were offered: choose another seed"
+
+
+def _check_claims(message: dict[str, Any], state: GameState, seat: int) -> int:
+    """Check the claims of ``seat``'s state message; return how many there are."""
+    stones = view(state, seat).claimable
+    assert sorted(message["claims"]) == sorted(str(s + 1) for s in stones)
+    for stone in stones:
+        claim = message["claims"][str(stone + 1)]
+        assert claim == claim_proof(state, seat, stone).to_dict()
+        assert claim["text"] == prove(state, seat, stone).reason and claim["kind"] in CLAIM_KINDS
+        assert claim["mine"]["rank"] in RANK_KEYS and len(claim["mine"]["cards"]) == state.capacity(stone)
+        assert (claim["theirs"] is None) == (claim["kind"] == "incompletable")
+    return len(stones)
 
 
 def _play_against_ai(player: Any, rng: random.Random) -> list[dict[str, Any]]:

@@ -226,3 +226,51 @@ function formationName(rank, size, bluff) {
   if (rank === 3 && size === 4) return t("Four of a kind");
   return t(RANK_NAMES[rank]);
 }
+
+// ------------------------------------------------------------------ claim proofs (R5)
+
+// The engine's rank keys (schotten.engine.explain.RANK_KEYS) as indexes of RANK_NAMES.
+const RANK_KEYS = ["sum", "run", "colour", "three-of-a-kind", "colour-run"];
+
+// One sentence per kind of claim that holds; the rule id stays at the end.
+const CLAIM_SENTENCES = {
+  beats: N_("Your {mine} beats their {theirs} (R5.1)."),
+  ties_first: N_("Your {mine} ties their {theirs} and you completed first (R4.6)."),
+  unbeatable: N_("Your {mine} cannot be beaten: the best their side can still make is {theirs} (R5.2)."),
+  incompletable: N_("Your {mine} wins: their side cannot be completed with the cards still unseen (R5.2)."),
+};
+
+/**
+ * The translated words for a formation of a claim proof ({rank, total, cards, troops, bluff}
+ * from the server): "Colour-run 24 (blue 7-8-9, Joker as blue 9)", "Sum 12 (2-3-7)".
+ */
+export function formationText(shape) {
+  const rank = Math.max(0, RANK_KEYS.indexOf(shape.rank));
+  const cards = shape.cards.map(parseCard).filter((card) => card.clan);
+  const values = cards.map((card) => card.value).join("-");
+  const coloured = !shape.bluff && ["colour", "colour-run"].includes(shape.rank) && cards.length;
+  const shown = coloured
+    ? t("{colour} {value}", { colour: t(COLOUR_NAMES[cards[0].colour]), value: values })
+    : values;
+  const troops = (shape.troops || []).map((tr) => t("{troop} as {card}", {
+    troop: TACTICS[tr.card] ? t(TACTICS[tr.card].name) : tr.card,
+    card: cardName(tr.as),
+  }));
+  const name = `${formationName(rank, shape.cards.length, shape.bluff)} ${shape.total}`;
+  return `${name} (${[shown, ...troops].join(", ")})`;
+}
+
+/**
+ * The explanation of a claim, translated: the state message's claims entry
+ * ({text, kind, mine, theirs}); the engine's English text when the kind is not known.
+ */
+export function claimText(proof) {
+  if (!proof) return "";
+  if (typeof proof === "string") return proof;
+  const sentence = CLAIM_SENTENCES[proof.kind];
+  if (!sentence || !proof.mine || (proof.kind !== "incompletable" && !proof.theirs)) return proof.text || "";
+  return t(sentence, {
+    mine: formationText(proof.mine),
+    theirs: proof.theirs ? formationText(proof.theirs) : "",
+  });
+}

@@ -13,7 +13,7 @@ import {
 import {
   actionFocus, backsNode, decksNode, describeAction, pileNode, playerName, renderBoard, roundLines,
 } from "./board.js";
-import { cardFace, cardName, cardTip, RUSE_CODES, sortCards, TACTICS } from "./cards.js";
+import { cardFace, cardName, cardTip, claimText, RUSE_CODES, sortCards, TACTICS } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, N_, t } from "./i18n.js";
 
@@ -340,10 +340,15 @@ function cardActions(L) {
   return map;
 }
 
+/** The translated explanation of the claim proof for `stone` (1-9), from the state message. */
+function claimWhy(stone) {
+  return claimText(game.msg.claims ? game.msg.claims[String(stone)] : null);
+}
+
 function claimMap(L) {
   const map = new Map();
   for (const stone of L.claims) {
-    map.set(stone, { action: `claim ${stone}`, why: game.msg.claims ? game.msg.claims[String(stone)] || "" : "" });
+    map.set(stone, { action: `claim ${stone}`, why: claimWhy(stone) });
   }
   return map;
 }
@@ -415,7 +420,7 @@ function confirmBar() {
 
 function claimPrompt(L) {
   const list = el("ul", { class: "claims" }, ...L.claims.map((stone) => el("li", {
-    text: t("Stone {n}: {why}", { n: stone, why: game.msg.claims ? game.msg.claims[String(stone)] || "" : "" }),
+    text: t("Stone {n}: {why}", { n: stone, why: claimWhy(stone) }),
   })));
   return [el("p", { text: t(PROMPTS.CLAIM) }), list, L.done ? button("done", t("Done"), "primary") : null];
 }
