@@ -42,8 +42,16 @@ def test_plays_whole_games_legally(variant: str) -> None:
 
 def _ruse_decisions(limit: int) -> list[GameState]:
     """States where the seat to move is inside a ruse or choosing a deck, from random games."""
-    wanted = {Phase.STRATEGIST_TAKE, Phase.STRATEGIST_PLACE, Phase.BANSHEE, Phase.TRAITOR_TAKE,
-              Phase.TRAITOR_PLACE, Phase.RECRUIT_DRAW, Phase.RECRUIT_RETURN, Phase.DRAW}
+    wanted = {
+        Phase.STRATEGIST_TAKE,
+        Phase.STRATEGIST_PLACE,
+        Phase.BANSHEE,
+        Phase.TRAITOR_TAKE,
+        Phase.TRAITOR_PLACE,
+        Phase.RECRUIT_DRAW,
+        Phase.RECRUIT_RETURN,
+        Phase.DRAW,
+    }
     found: dict[Phase, list[GameState]] = {}
     for seed in range(60):
         for state in random_states(Settings.of("tactics"), seed):
