@@ -209,3 +209,18 @@ def test_recruiter_returns_weak_cards() -> None:
         state.apply(action)
     assert len(returned) == 2
     assert "return 8r" not in returned
+
+
+def test_draw_share_is_a_setting_that_changes_choices() -> None:
+    """Counting on more of its draws (the search's anchor) changes some choices, all of them legal."""
+    differ = 0
+    for seed in range(4):
+        state = GameState.new(Settings.of("base"), seed)
+        bots = (HeuristicBot(seed, draw_share=0.9), HeuristicBot(seed))
+        while not state.is_over:
+            seen = view(state, state.turn)
+            tuned, default = HeuristicBot(0, draw_share=0.9).choose(seen), HeuristicBot(0).choose(seen)
+            assert tuned.id in state.legal_action_ids()
+            differ += tuned != default
+            state.apply(decide(bots[state.turn], state))
+    assert differ > 0

@@ -472,12 +472,12 @@ class Judge:
     chance as things stand and ``weights`` every stone's weight.
     """
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, draw_share: float = DRAW_SHARE) -> None:
         self.b = board
         self.hand = board.hand_mask
         unseen = max(1, board.unseen.bit_count())
         mine = self.hand.bit_count()
-        draws = DRAW_SHARE * board.clan_deck / 2
+        draws = draw_share * board.clan_deck / 2
         self.p_me = min(MAX_CHANCE, draws / unseen)
         self.p_fresh = min(MAX_CHANCE, (mine + draws) / (unseen + mine))
         self.p_them = min(MAX_CHANCE, (board.their_hand[0] + draws) / unseen)
@@ -763,12 +763,14 @@ class HeuristicBot:
     """A rule-based player that scores every legal action by the stones' chances (module docstring).
 
     It decides from its view alone (R10) and is deterministic for a seed (the seed only
-    breaks exact ties).
+    breaks exact ties). ``draw_share`` replaces ``DRAW_SHARE`` (the search bot's anchor
+    counts on more of its draws than the default bot does).
     """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, draw_share: float = DRAW_SHARE) -> None:
         self.name = "heuristic"
         self._rng = random.Random(seed)
+        self.draw_share = draw_share
 
     def choose(self, seen: View) -> Action:
         """The best-scoring legal action of the view; every claim is taken first (R5.4)."""
@@ -776,6 +778,6 @@ class HeuristicBot:
         claim = next((a for a in actions if a.kind == Kind.CLAIM), None)
         if claim is not None or len(actions) == 1:
             return claim or actions[0]
-        policy = Policy(Judge(Board.of(seen)))
+        policy = Policy(Judge(Board.of(seen), self.draw_share))
         scored = [(policy.score(a), self._rng.random(), a) for a in actions]
         return max(scored, key=lambda t: (t[0], t[1]))[2]

@@ -9,7 +9,8 @@ the round out with a cheap greedy policy and credits the result to every node on
 the way, each from the point of view of the seat that made the move into it.
 
 At the root, candidate actions are compared by sequential halving: the heuristic
-bot's choice (the *anchor*) and the policy's best actions, ``CANDIDATES`` in all,
+bot's choice (the *anchor*, a heuristic bot tuned to count on more of its draws,
+``ANCHOR_DRAW_SHARE``) and the policy's best actions, ``CANDIDATES`` in all,
 get the same number of iterations, the worse half is dropped (never the anchor),
 and so on until two remain, which share what is left of the budget. Each batch of
 iterations uses one deal and one stream of playout random numbers for every
@@ -68,6 +69,10 @@ CANDIDATES = 8
 
 MARGIN = 0.15
 """How much better (mean result on the same deals) an action must do to overrule the heuristic's choice."""
+
+ANCHOR_DRAW_SHARE = 0.9
+"""The anchor is the heuristic bot counting on this share of its draws rather than its default 0.5
+(tuned by self-play: 57.8% against the default over 400 base games)."""
 
 EXPLORATION = 0.5
 """The UCB1 exploration constant below the root (rewards lie in 0..1)."""
@@ -186,7 +191,7 @@ class _Search:
         """Compare up to ``most`` candidates; with ``anchored``, the heuristic bot's choice unless
         another action does at least ``MARGIN`` better."""
         survivors = _candidates(self.sampler.sample(self.rng), self.rng, most)
-        anchor = HeuristicBot(0).choose(self.seen).id if anchored else -1
+        anchor = HeuristicBot(0, ANCHOR_DRAW_SHARE).choose(self.seen).id if anchored else -1
         if anchor >= 0:
             survivors = [anchor, *[a for a in survivors if a != anchor][: most - 1]]
         for action in survivors:
