@@ -240,7 +240,8 @@ def pick_card(page: Any, rng: random.Random, drag: bool = False, tactics: bool =
     tactic_cards = [c for c in cards if c.isupper()]
     high = max((c for c in cards if c[0].isdigit()), default=None, key=lambda c: (c[0], rng.random()))
     card = rng.choice(tactic_cards) if tactics and tactic_cards else high or rng.choice(cards)
-    source = page.locator(f'#hand .card[data-card="{card}"]')
+    # .first: a seat may hold both Jokers (R7.3)
+    source = page.locator(f'#hand .card.playable[data-card="{card}"]').first
     if drag and "@" in "".join(a for a in legal(page) if a.startswith(f"{card}@")):
         source.click()
         action = rng.choice(check_targets(page, card))
