@@ -589,6 +589,44 @@ def test_a_phone_sized_screen(pages: Browser, server: LiveServer, shots: Path) -
     page.screenshot(path=str(shots / "phone-rules.png"), full_page=True)
 
 
+# Resolved stones whose labels are the longest words of the catalogues ("Sequência de cor",
+# "Escala de color", "Three of a kind"), elite troops and both combat modes: [top, bottom] sides,
+# the owner (-1: none) and the combat modes.
+LONG_LABEL_STONES = [
+    ([["3y", "4b", "5g"], ["JO", "SP", "SH", "6b"]], 1, ["MF"]),
+    ([["7g", "7b", "7r"], ["1p", "5p", "9p"]], 0, []),
+    ([["8g", "8b", "8r", "8y"], ["2k", "3k", "4k"]], 1, ["MF", "BB"]),
+    ([["4y", "5b", "6g"], ["5y", "6b", "7g"]], 0, []),
+    ([["1g", "2g", "3g"], ["SP", "8k", "9k"]], 1, []),
+    ([["2r", "3b", "4g"], ["3r", "4b", "5g"]], -1, []),
+    ([["9y", "9b", "JO"], ["1b", "2b", "SH"]], 0, ["BB"]),
+    ([["2y", "7b", "9g"], ["4k", "5k", "6k"]], 1, []),
+    ([["5r", "6r", "7r"], ["6y", "7y", "8y"]], 0, []),
+]
+
+
+def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: LiveServer) -> None:
+    """The labels of resolved stones wrap inside their column: the board stays as wide as a phone."""
+    page = pages.page(viewport={"width": 390, "height": 844})
+    create_table(page, server.url, "Pia", "tactics")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    stones = [{"cards": cards, "owner": owner, "modes": modes} for cards, owner, modes in LONG_LABEL_STONES]
+    for lang in ("en", "pt", "ca"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.evaluate(
+            """async (stones) => {
+              const board = await import('/static/js/board.js');
+              board.renderBoard(document.querySelector('#board'), { stones },
+                { bottom: 0, names: ['Pia', 'AI'], over: true });
+            }""", stones)
+        assert page.locator("#board .formation").count() == 16, "every complete side has its label"
+        no_sideways_scroll(page)
+        for stone in range(1, 10):
+            box = page.locator(f'.col[data-stone="{stone}"]').bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, stone)
+
+
 def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: LiveServer) -> None:
     page = pages.page()
     create_table(page, server.url, "Rae", "base")
