@@ -627,6 +627,42 @@ def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: 
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, stone)
 
 
+CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#board .claim')].map(button => {
+  const box = button.getBoundingClientRect();
+  const col = button.closest('.col').getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return { action: button.dataset.action, inside: box.left >= col.left - 0.5 && box.right <= col.right + 0.5,
+           tappable: button.contains(hit), text: button.textContent };
+})"""
+
+
+def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
+        pages: Browser, server: LiveServer) -> None:
+    """With every stone claimable, each Claim button ("Reivindicar", "Reclamar") stays inside its
+    column, and a tap on its middle reaches it (no neighbour's button lies over it)."""
+    page = pages.page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    create_table(page, server.url, "Pia", "tactics")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    stones = [{"cards": cards, "owner": -1, "modes": modes} for cards, _, modes in LONG_LABEL_STONES]
+    for lang in ("en", "pt", "ca"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.evaluate(
+            """async (stones) => {
+              const board = await import('/static/js/board.js');
+              const claim = (_, i) => [i + 1, { action: `claim ${i + 1}`, why: 'proof' }];
+              const claims = new Map(stones.map(claim));
+              board.renderBoard(document.querySelector('#board'), { stones },
+                { bottom: 0, names: ['Pia', 'AI'], claims });
+              document.querySelector('#board').scrollIntoView();
+            }""", stones)
+        buttons = page.evaluate(CLAIM_BUTTON_BOXES)
+        assert len(buttons) == 9
+        for button in buttons:
+            assert button["inside"] and button["tappable"], (lang, button)
+        no_sideways_scroll(page)
+
+
 def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: LiveServer) -> None:
     page = pages.page()
     create_table(page, server.url, "Rae", "base")
