@@ -605,6 +605,31 @@ LONG_LABEL_STONES = [
 ]
 
 
+RENDER_TEST_BOARD = """async ([stones, withClaims]) => {
+  const board = await import('/static/js/board.js');
+  const live = document.querySelector('#board');
+  let node = document.querySelector('#test-board');
+  if (!node) {
+    node = document.createElement('div');
+    node.id = 'test-board';
+    node.className = 'board';
+    live.after(node);
+  }
+  live.hidden = true;
+  const claim = (_, i) => [i + 1, { action: `claim ${i + 1}`, why: 'proof' }];
+  const claims = withClaims ? new Map(stones.map(claim)) : null;
+  board.renderBoard(node, { stones }, { bottom: 0, names: ['Pia', 'AI'], over: !withClaims, claims });
+  node.scrollIntoView();
+}"""
+
+
+def render_test_board(page: Any, stones: list[dict[str, Any]], claims: bool) -> None:
+    """Draw ``stones`` with the page's own renderBoard in a board of their own, in place of the
+    table's (hidden: a state message redraws only the table's board), in the page's language;
+    every stone claimable (``claims``) or the game over (labels on every complete side)."""
+    page.evaluate(RENDER_TEST_BOARD, [stones, claims])
+
+
 def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: LiveServer) -> None:
     """The labels of resolved stones wrap inside their column: the board stays as wide as a phone."""
     page = pages.page(viewport={"width": 390, "height": 844})
@@ -614,20 +639,15 @@ def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: 
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        page.evaluate(
-            """async (stones) => {
-              const board = await import('/static/js/board.js');
-              board.renderBoard(document.querySelector('#board'), { stones },
-                { bottom: 0, names: ['Pia', 'AI'], over: true });
-            }""", stones)
-        assert page.locator("#board .formation").count() == 16, "every complete side has its label"
+        render_test_board(page, stones, claims=False)
+        assert page.locator("#test-board .formation").count() == 16, "every complete side has its label"
         no_sideways_scroll(page)
         for stone in range(1, 10):
-            box = page.locator(f'.col[data-stone="{stone}"]').bounding_box()
+            box = page.locator(f'#test-board .col[data-stone="{stone}"]').bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, stone)
 
 
-CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#board .claim')].map(button => {
+CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#test-board .claim')].map(button => {
   const box = button.getBoundingClientRect();
   const col = button.closest('.col').getBoundingClientRect();
   const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
@@ -647,15 +667,7 @@ def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        page.evaluate(
-            """async (stones) => {
-              const board = await import('/static/js/board.js');
-              const claim = (_, i) => [i + 1, { action: `claim ${i + 1}`, why: 'proof' }];
-              const claims = new Map(stones.map(claim));
-              board.renderBoard(document.querySelector('#board'), { stones },
-                { bottom: 0, names: ['Pia', 'AI'], claims });
-              document.querySelector('#board').scrollIntoView();
-            }""", stones)
+        render_test_board(page, stones, claims=True)
         buttons = page.evaluate(CLAIM_BUTTON_BOXES)
         assert len(buttons) == 9
         for button in buttons:
