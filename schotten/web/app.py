@@ -19,7 +19,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import i18n
-from .schemas import CreateTable, ErrorBody, GameSummary, JoinTable, Languages, Messages, SeatGrant, Tables
+from .schemas import (
+    CreateTable,
+    ErrorBody,
+    GameSummary,
+    JoinTable,
+    Languages,
+    Messages,
+    RematchRequest,
+    SeatGrant,
+    Tables,
+)
 from .service import GameService, ServiceError
 from .settings import WebSettings
 
@@ -28,6 +38,7 @@ WS_MAX_SIZE = 64 * 1024
 SEAT_COOKIE_AGE = 30 * 24 * 3600
 PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html"}
 _ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorBody},
     404: {"model": ErrorBody},
     409: {"model": ErrorBody},
     422: {"model": ErrorBody},
@@ -130,6 +141,17 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
     async def join_table(game_id: str, body: JoinTable, response: Response) -> SeatGrant:
         """Take the free seat of a table."""
         grant = await service.join(game_id, body.nickname)
+        _seat_cookie(response, grant.id, grant.token)
+        return grant
+
+    @app.post("/api/games/{game_id}/rematch", response_model=SeatGrant, responses=_ERRORS)
+    async def rematch(
+        game_id: str, request: Request, response: Response, body: RematchRequest | None = None
+    ) -> SeatGrant:
+        """Ask for a finished friend game's rematch, or take your seat in it (your seat's token is
+        the credential: ``token`` in the body, else the cookie ``seat_{id}``)."""
+        token = (body.token if body is not None else None) or request.cookies.get(f"seat_{game_id}")
+        grant = await service.rematch(game_id, token, request.cookies)
         _seat_cookie(response, grant.id, grant.token)
         return grant
 

@@ -1,11 +1,14 @@
-"""The database tables (SQLAlchemy 2 typed ORM): games and their append-only logs.
+"""The database tables (SQLAlchemy 2 typed ORM): games, their append-only logs, rematches.
 
 A game row holds what was agreed before play (variant, rounds, mode, AI level and seat),
 the seed, the two seats (nickname and the SHA-256 of the seat's secret token, never the
 token itself), the status and the winner. Its log holds one row per entry, numbered from
 0: ``action`` (a move in notation, by a seat) or ``undo`` (a misclick undo, whose
 notation lists the moves taken back, ``; `` between them). The game's state is rebuilt
-by replaying the log, so nothing else about play is stored.
+by replaying the log, so nothing else about play is stored. A rematch row links a
+finished friend game to the table its rematch is played at (and says which seat asked
+for it); it is a table of its own, so a database made before rematches existed gets it
+from ``create_all`` on start-up, with no migration.
 """
 
 from __future__ import annotations
@@ -64,6 +67,17 @@ class LogRow(Base):
     notation: Mapped[str] = mapped_column(String(400))
     seat: Mapped[int] = mapped_column(Integer)
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RematchRow(Base):
+    """A finished game's rematch: at most one per game (the key), each table the rematch of one game."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    rematch_id: Mapped[str] = mapped_column(ForeignKey("games.id"), unique=True)
+    by_seat: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def utc(moment: datetime) -> datetime:

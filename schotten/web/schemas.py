@@ -64,6 +64,14 @@ class JoinTable(BaseModel):
         return clean_nickname(value)
 
 
+class RematchRequest(BaseModel):
+    """Asking for a finished game's rematch: your seat's token (else the seat's cookie is used)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    token: str | None = Field(None, max_length=200)
+
+
 class SeatGrant(BaseModel):
     """A seat given to a player: the secret token is the seat's credential."""
 
@@ -75,7 +83,11 @@ class SeatGrant(BaseModel):
 
 
 class Table(BaseModel):
-    """A table as the lobby lists it (never the seed or a token)."""
+    """A table as the lobby lists it (never the seed or a token).
+
+    ``rematch`` is the id of this finished game's rematch, ``rematch_of`` the id of the
+    game this table is the rematch of (its free seat is kept for that game's other player).
+    """
 
     id: str
     variant: str
@@ -86,6 +98,8 @@ class Table(BaseModel):
     status: Status
     created: str
     winner: int | None
+    rematch: str | None = None
+    rematch_of: str | None = None
 
 
 class GameSummary(Table):

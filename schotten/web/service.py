@@ -5,7 +5,9 @@ cache rebuilt from the log), its clients and an ``asyncio.Lock``, so one change 
 time reaches a game. A change is checked against the engine, written to the log (with
 the game's status, in one transaction) and only then applied to the cache; every client
 then gets its own view (R10) on its own queue, never waited on under the lock.
-Store calls run in worker threads; AI decisions run in the AI pool (see ``ai``).
+Store calls run in worker threads; AI decisions run in the AI pool (see ``ai``). A
+finished friend game's rematch is opened, and its seats taken, under the finished game's
+lock (see ``GameService.rematch``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
@@ -41,12 +43,15 @@ from .messages import (
 from .schemas import CreateTable, GameSummary, SeatGrant, Table
 from .settings import WebSettings
 from .sockets import CLOSE_TIMEOUT, Connection, RateLimit
-from .store import ACTION, UNDO, Entry, GameInfo, Store
+from .store import ACTION, UNDO, Entry, GameInfo, Rematch, Store
 
 logger = logging.getLogger("schotten.web")
 
 T = TypeVar("T")
 REPLAY_CACHE = 16
+SEED_RANGE = 2**63
+"""Seeds are 63-bit numbers (a signed 64-bit column holds them)."""
+SEED_STEPS = 256
 
 
 class ServiceError(Exception):
@@ -101,6 +106,26 @@ class LiveGame:
         )
 
 
+def seed_begun_by(seed: int, settings: Settings, first: int) -> int:
+    """The first seed from ``seed`` on (``seed``, ``seed + 1``, ...) whose match seat ``first`` begins.
+
+    Who begins comes from the seed (R2.3), so this keeps the seed as random as ``seed`` except
+    for who begins; half the seeds qualify (after ``SEED_STEPS`` misses, all but impossible,
+    ``seed`` itself is kept).
+    """
+    for step in range(SEED_STEPS):
+        candidate = (seed + step) % SEED_RANGE
+        if GameState.new(settings, candidate).first == first:
+            return candidate
+    return seed
+
+
+def rematch_of(info: GameInfo) -> dict[str, Any] | None:
+    """A finished game's rematch as the state message tells it: its id, who asked, whether it was accepted."""
+    link = info.rematch
+    return None if link is None else {"id": link.id, "by": link.by, "accepted": link.accepted}
+
+
 def table_of(info: GameInfo) -> Table:
     """A game row as the lobby shows it."""
     return Table(
@@ -113,6 +138,8 @@ def table_of(info: GameInfo) -> Table:
         status="over" if info.status == "over" else "playing" if info.status == "playing" else "open",
         created=info.created.isoformat(),
         winner=info.winner,
+        rematch=info.rematch.id if info.rematch is not None else None,
+        rematch_of=info.rematch_of,
     )
 
 
@@ -147,6 +174,8 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
         "claims": claims,
         "status": game.info.status,
         "reveal": reveal(state) if state.is_over else None,
+        "rematch": rematch_of(game.info),
+        "rematch_of": game.info.rematch_of,
     }
 
 
@@ -263,6 +292,9 @@ class GameService:
     async def join(self, game_id: str, nickname: str) -> SeatGrant:
         """Take the free seat of a table; the game starts."""
         game = await self._game(game_id)
+        if game.info.rematch_of is not None:
+            raise ServiceError(409, "this table is a rematch: its free seat is kept for the other player "
+                               "of the game before, who takes it from that game's page")
         async with game.lock:
             free = [s for s in (0, 1) if game.info.token_hashes[s] is None and s != game.info.ai_seat]
             if not free:
@@ -275,6 +307,86 @@ class GameService:
             game.info.status = "playing"
             self._broadcast(game)
         return _grant(game_id, seat, token, invite=False)
+
+    # ------------------------------------------------------------ rematches
+
+    async def rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str]) -> SeatGrant:
+        """A player of a finished friend game asks for a rematch (``token`` is their seat's).
+
+        The first to ask opens the rematch table (same variant and rounds, same seats; the
+        seat that did not begin the match begins it) and sits down; the other player's clients
+        are told. The other player asking takes the seat kept for them, with a token of their
+        own. Asking again never opens a second table: a seat already taken is given back only
+        to the browser holding its cookie ``seat_{rematch id}`` (in ``cookies``).
+        """
+        game = await self._game(game_id)
+        seat = _rematch_seat(game, token)
+        async with game.lock:
+            if game.info.rematch is None:
+                grant = await self._open_rematch(game, seat)
+                if grant is not None:
+                    return grant
+            return await self._take_rematch_seat(game, seat, cookies)
+
+    async def _open_rematch(self, game: LiveGame, seat: int) -> SeatGrant | None:
+        """Open the rematch table with ``seat`` taken; None if the database already holds a rematch."""
+        old = game.info
+        settings = Settings.of(old.variant, old.rounds)
+        token = new_token()
+        players: list[str | None] = [None, None]
+        hashes: list[str | None] = [None, None]
+        players[seat], hashes[seat] = old.players[seat], token_hash(token)
+        info = GameInfo(
+            id=secrets.token_hex(8),
+            variant=old.variant,
+            rounds=old.rounds,
+            seed=seed_begun_by(self.new_seed(), settings, 1 - game.state.first),
+            mode="friend",
+            level=None,
+            ai_seat=None,
+            players=players,
+            token_hashes=hashes,
+            status="open",
+            rematch_of=old.id,
+        )
+        if not await self._db(self.store.add_rematch, old.id, seat, info):
+            old.rematch = await self._db(self.store.rematch_of, old.id)
+            return None
+        self.games[info.id] = LiveGame(info, GameState.new(settings, info.seed), 0)
+        old.rematch = Rematch(info.id, seat)
+        self._broadcast(game)
+        return _grant(info.id, seat, token, invite=False)
+
+    async def _take_rematch_seat(self, game: LiveGame, seat: int, cookies: Mapping[str, str]) -> SeatGrant:
+        """Seat ``seat`` at the rematch table (or give back its seat to the browser that holds it)."""
+        link = game.info.rematch
+        if link is None:
+            raise ServiceError(409, "the rematch could not be opened: please try again")
+        table = await self._game(link.id)
+        async with table.lock:
+            if table.info.token_hashes[seat] is None:
+                token = await self._seat_at_rematch(table, seat, game.info.players[seat])
+            else:
+                token = cookies.get(f"seat_{link.id}") or ""
+                if not token or table.seat_of(token) != seat:
+                    raise ServiceError(409, "you already took your seat in the rematch: open it with "
+                                       "the link you were given there, or from the browser you took it in")
+        if seat != link.by and not link.accepted:
+            link.accepted = True
+            self._broadcast(game)
+        return _grant(link.id, seat, token, invite=False)
+
+    async def _seat_at_rematch(self, table: LiveGame, seat: int, nickname: str | None) -> str:
+        """Give the kept seat of a rematch table to its player (a new token); the rematch starts."""
+        token = new_token()
+        name = nickname or f"player {seat + 1}"
+        if not await self._db(self.store.take_seat, table.info.id, seat, name, token_hash(token)):
+            raise ServiceError(409, "that seat of the rematch was just taken")
+        table.info.players[seat] = name
+        table.info.token_hashes[seat] = token_hash(token)
+        table.info.status = "playing"
+        self._broadcast(table)
+        return token
 
     async def record(self, game_id: str) -> dict[str, Any]:
         """The game record of a finished game (409 while it is played: it would reveal hidden cards)."""
@@ -477,6 +589,20 @@ class GameService:
         idle = not game.connections and (game.ai_task is None or game.ai_task.done())
         if idle and game.state.is_over and self.games.get(game.info.id) is game:
             del self.games[game.info.id]
+
+
+def _rematch_seat(game: LiveGame, token: str | None) -> int:
+    """The seat of a finished friend game asking for its rematch; refused (403, 409) otherwise."""
+    if not token:
+        raise ServiceError(403, "spectators cannot ask for a rematch: open the game with your seat's link")
+    seat = game.seat_of(token)
+    if seat is None:
+        raise ServiceError(403, "this seat token is not valid for this game: use the link you were given")
+    if game.info.mode != "friend":
+        raise ServiceError(409, "a rematch is for games between two people: against the AI, open a new table")
+    if not game.state.is_over:
+        raise ServiceError(409, "the game is still being played: a rematch can be asked for once it is over")
+    return seat
 
 
 def _grant(game_id: str, seat: int, token: str, invite: bool) -> SeatGrant:

@@ -5,7 +5,8 @@ times are stored in UTC and come back as aware UTC datetimes on both. Its method
 blocking calls; the service runs them in a worker thread. Rows are handed out as the plain
 values ``GameInfo`` and ``Entry``, so nothing outside this module touches an ORM session. An
 entry is written together with the game's new status in one transaction, so a server killed
-at any moment leaves a log that replays.
+at any moment leaves a log that replays. A rematch table is stored together with the link
+from the finished game to it, in one transaction, so a finished game has one rematch at most.
 """
 
 from __future__ import annotations
@@ -13,18 +14,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
 
-from .db import Base, GameRow, LogRow, make_engine, utc
+from .db import Base, GameRow, LogRow, RematchRow, make_engine, utc
 
 ACTION = "action"
 UNDO = "undo"
 
 
 @dataclass(slots=True)
+class Rematch:
+    """A finished game's rematch: its table, the seat that asked for it, whether the other seat sat down."""
+
+    id: str
+    by: int
+    accepted: bool = False
+
+
+@dataclass(slots=True)
 class GameInfo:
-    """A game's row: settings, seed, seats (nicknames, token hashes), status and winner."""
+    """A game's row: settings, seed, seats (nicknames, token hashes), status and winner.
+
+    ``rematch`` is this game's rematch (if one was asked for), ``rematch_of`` the game this
+    table is the rematch of.
+    """
 
     id: str
     variant: str
@@ -38,6 +53,8 @@ class GameInfo:
     status: str
     winner: int | None = None
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
+    rematch: Rematch | None = None
+    rematch_of: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +85,46 @@ def _info(row: GameRow) -> GameInfo:
     )
 
 
+def _row(info: GameInfo) -> GameRow:
+    return GameRow(
+        id=info.id,
+        variant=info.variant,
+        rounds=info.rounds,
+        seed=info.seed,
+        mode=info.mode,
+        ai_level=info.level,
+        ai_seat=info.ai_seat,
+        player0=info.players[0],
+        player1=info.players[1],
+        token_hash0=info.token_hashes[0],
+        token_hash1=info.token_hashes[1],
+        status=info.status,
+        winner=info.winner,
+        created=utc(info.created),
+    )
+
+
+def _with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
+    """Fill in each game's rematch and the game it is the rematch of (one query)."""
+    ids = [info.id for info in infos]
+    if not ids:
+        return infos
+    query = (
+        select(RematchRow, GameRow.token_hash0, GameRow.token_hash1)
+        .join(GameRow, GameRow.id == RematchRow.rematch_id)
+        .where(or_(RematchRow.game_id.in_(ids), RematchRow.rematch_id.in_(ids)))
+    )
+    rematches: dict[str, Rematch] = {}
+    origins: dict[str, str] = {}
+    for link, hash0, hash1 in session.execute(query):
+        other = hash1 if link.by_seat == 0 else hash0
+        rematches[link.game_id] = Rematch(link.rematch_id, link.by_seat, other is not None)
+        origins[link.rematch_id] = link.game_id
+    for info in infos:
+        info.rematch, info.rematch_of = rematches.get(info.id), origins.get(info.id)
+    return infos
+
+
 def _entry(row: LogRow) -> Entry:
     return Entry(row.index, row.kind, row.notation, row.seat, utc(row.time))
 
@@ -89,24 +146,27 @@ class Store:
 
     def add_game(self, info: GameInfo) -> None:
         """Store a new game."""
-        row = GameRow(
-            id=info.id,
-            variant=info.variant,
-            rounds=info.rounds,
-            seed=info.seed,
-            mode=info.mode,
-            ai_level=info.level,
-            ai_seat=info.ai_seat,
-            player0=info.players[0],
-            player1=info.players[1],
-            token_hash0=info.token_hashes[0],
-            token_hash1=info.token_hashes[1],
-            status=info.status,
-            winner=info.winner,
-            created=utc(info.created),
-        )
         with self._session() as session, session.begin():
-            session.add(row)
+            session.add(_row(info))
+
+    def add_rematch(self, game_id: str, by: int, info: GameInfo) -> bool:
+        """Store the table ``info`` as the rematch of ``game_id`` asked for by seat ``by``, and the
+        link to it, in one transaction; False (nothing stored) if that game already has a rematch."""
+        link = RematchRow(game_id=game_id, rematch_id=info.id, by_seat=by, created=utc(info.created))
+        try:
+            with self._session() as session, session.begin():
+                session.add(_row(info))
+                session.flush()
+                session.add(link)
+        except IntegrityError:
+            return False
+        return True
+
+    def rematch_of(self, game_id: str) -> Rematch | None:
+        """The rematch of ``game_id`` as stored, or None."""
+        with self._session() as session:
+            row = session.get(GameRow, game_id)
+            return None if row is None else _with_links(session, [_info(row)])[0].rematch
 
     def load(self, game_id: str) -> tuple[GameInfo, list[Entry]] | None:
         """A game and its whole log in order, or None if there is no such game.
@@ -120,13 +180,13 @@ class Store:
             if row is None:
                 return None
             query = select(LogRow).where(LogRow.game_id == game_id).order_by(LogRow.index)
-            return _info(row), [_entry(e) for e in session.scalars(query)]
+            return _with_links(session, [_info(row)])[0], [_entry(e) for e in session.scalars(query)]
 
     def recent(self, limit: int) -> list[GameInfo]:
         """The ``limit`` most recently created games, newest first."""
         with self._session() as session:
             query = select(GameRow).order_by(GameRow.created.desc(), GameRow.id).limit(limit)
-            return [_info(row) for row in session.scalars(query)]
+            return _with_links(session, [_info(row) for row in session.scalars(query)])
 
     def games_in_play(self, mode: str | None = None) -> list[str]:
         """The ids of the games being played (of one mode, if given)."""

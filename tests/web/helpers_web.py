@@ -30,7 +30,8 @@ from schotten.web.store import Entry
 SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""
 
-STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "status", "reveal"}
+STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "status", "reveal",
+              "rematch", "rematch_of"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
@@ -144,6 +145,8 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "claims": claims,
         "status": "over" if state.is_over else status,
         "reveal": reveal(state) if state.is_over else None,
+        "rematch": None,
+        "rematch_of": None,
     }))
     return message
 

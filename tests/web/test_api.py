@@ -21,7 +21,8 @@ from schotten.engine.view import reveal
 from schotten.web import create_app, i18n
 from schotten.web.settings import WebSettings
 
-TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner"}
+TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
+              "rematch_of"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 
@@ -51,6 +52,7 @@ def test_create_a_friend_table(client: TestClient) -> None:
     assert tables == [{
         "id": grant["id"], "variant": "tactics", "rounds": 3, "mode": "friend", "level": None,
         "players": [None, "Ann"], "status": "open", "created": tables[0]["created"], "winner": None,
+        "rematch": None, "rematch_of": None,
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 
