@@ -6,6 +6,10 @@
 // when the "Confirm card plays" preference is on: it is shown on its stone (provisional) until
 // the seat confirms it or takes it back. Taking it back sends nothing; the server's own undo
 // cannot take back a play once the draw revealed a card.
+//
+// At the end of a friend game "Play again" asks the server for the rematch: the first player
+// to ask opens its table, and the other player's page (told by a state message whose
+// `rematch` names it) offers to take the seat kept for them at that same table.
 
 import {
   cleanNickname, clearMessage, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage,
@@ -63,6 +67,7 @@ const game = {
   retries: 0,
   stopped: false,
   roundsSeen: -1,
+  asking: false,
   sortBy: loadPref("sort", "colour"),
 };
 
@@ -209,6 +214,7 @@ function isMine() {
 function statusText() {
   const { msg } = game;
   if (msg.status === "over") return t("Game over");
+  if (msg.status === "open" && msg.rematch_of) return t("Waiting for your opponent to accept the rematch…");
   if (msg.status === "open") return t("Waiting for an opponent to join…");
   if (isMine()) return t("Your turn");
   return t("{name}'s turn", { name: names()[msg.view.turn] });
@@ -457,7 +463,7 @@ function waitingPrompt() {
   const { view } = msg;
   const parts = [];
   if (msg.status === "open") {
-    parts.push(el("p", { text: t("Waiting for an opponent to join…") }));
+    parts.push(el("p", { text: statusText() }));
   } else if (msg.status === "playing") {
     parts.push(el("p", { text: t("Waiting for {name}…", { name: names()[view.turn] }) }));
   }
@@ -526,7 +532,8 @@ function renderUndo() {
 
 function renderInvite() {
   const box = byId("invite");
-  const show = game.msg.status === "open" && game.msg.seat !== null && (!game.info || game.info.mode !== "ai");
+  const show = game.msg.status === "open" && game.msg.seat !== null && !game.msg.rematch_of
+    && (!game.info || game.info.mode !== "ai");
   box.hidden = !show;
   if (show) byId("invite-link").value = `${window.location.origin}/game/${encodeURIComponent(gameId)}?join=1`;
 }
@@ -556,7 +563,53 @@ function renderResult() {
   byId("result-forfeit").textContent = view.forfeit
     ? t("{name} forfeited: {reason}", { name: names()[view.forfeit[0]], reason: view.forfeit[1] }) : "";
   byId("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
-  byId("play-again").hidden = !(game.msg.seat === 0 || game.msg.seat === 1);
+  renderRematch();
+}
+
+function rematchButton(id, label, primary) {
+  return el("button", {
+    class: primary ? "btn primary" : "btn",
+    text: label,
+    attrs: { type: "button", id },
+    on: { click: playAgain },
+  });
+}
+
+/** What the seat may do about the rematch: accept the other's offer, or go to the table it sits at. */
+function seatRematch(rematch, seat) {
+  const other = names()[1 - seat];
+  if (seat !== rematch.by && !rematch.accepted) {
+    return [el("p", { class: "rematch-offer", text: t("{name} wants a rematch.", { name: names()[rematch.by] }) }),
+      rematchButton("accept-rematch", t("Accept the rematch"), true)];
+  }
+  const text = rematch.accepted ? t("The rematch has started.")
+    : t("You asked for a rematch: waiting for {name}.", { name: other });
+  return [el("p", { text }), rematchButton("go-to-rematch", t("Go to the rematch"), true)];
+}
+
+function renderRematch() {
+  const { rematch, seat } = game.msg;
+  const seated = seat === 0 || seat === 1;
+  byId("play-again").hidden = !seated || Boolean(rematch);
+  const box = byId("rematch");
+  box.hidden = !rematch;
+  if (!rematch) return;
+  if (seated) {
+    fill(box, ...seatRematch(rematch, seat));
+    return;
+  }
+  const text = rematch.accepted ? t("The rematch has started.")
+    : t("{name} wants a rematch.", { name: names()[rematch.by] });
+  fill(box, el("p", { text }), el("a", {
+    class: "btn", text: t("Watch the rematch"), attrs: { href: `/game/${encodeURIComponent(rematch.id)}` },
+  }));
+}
+
+/** Say so when the other player asks for a rematch while this page is open. */
+function announceRematch(before, msg) {
+  const { rematch } = msg;
+  if (!before || before.rematch || !rematch || msg.seat === rematch.by) return;
+  showMessage(t("{name} wants a rematch.", { name: names()[rematch.by] }), "info");
 }
 
 function announceRounds() {
@@ -596,13 +649,15 @@ function render() {
 
 function onState(msg) {
   if (game.msg && msg.version < game.msg.version) return;
-  const wasOpen = game.msg && game.msg.status === "open";
+  const before = game.msg;
+  const wasOpen = before && before.status === "open";
   game.msg = msg;
   game.pending = false;
   reviewProvisional(msg);
   document.body.classList.remove("pending");
   if (msg.status === "over" || (wasOpen && msg.status !== "open")) loadInfo();
   render();
+  announceRematch(before, msg);
 }
 
 function onError(msg) {
@@ -676,16 +731,37 @@ async function loadInfo() {
 
 // ------------------------------------------------------------------ page actions
 
-async function playAgain() {
-  const info = game.info || (await getJSON(`/api/games/${encodeURIComponent(gameId)}`));
+/** A new table against the AI: the same variant, rounds and level. */
+function newAiTable(info) {
   const nickname = cleanNickname(names()[game.msg.seat]) || cleanNickname(savedNickname()) || t("Player");
-  const body = { variant: info.variant, rounds: info.rounds, mode: info.mode, nickname, seat: null };
-  if (info.mode === "ai") body.level = info.level;
+  const body = { variant: info.variant, rounds: info.rounds, mode: "ai", level: info.level, nickname, seat: null };
+  return postJSON("/api/tables", body);
+}
+
+/** Ask for the rematch (or take the seat kept at it): this seat's token, else its cookie, is sent. */
+function askRematch() {
+  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch`, { token: token || null });
+}
+
+function rematchError(error) {
+  if (error.status === 403) return t("Only the players of this game can ask for a rematch.");
+  if (error.status === 409) return t("You already took your seat in the rematch: open it from the browser you took it in.");
+  return error.message;
+}
+
+async function playAgain(event) {
+  if (game.asking) return;
+  const node = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
+  game.asking = true;
+  if (node) node.disabled = true;
   try {
-    const created = await postJSON("/api/tables", body);
-    window.location.assign(created.url);
+    const info = game.info || (await getJSON(`/api/games/${encodeURIComponent(gameId)}`));
+    const seat = info.mode === "ai" ? await newAiTable(info) : await askRematch();
+    window.location.assign(seat.url);
   } catch (error) {
-    showMessage(error.message);
+    showMessage(rematchError(error));
+    game.asking = false;
+    if (node) node.disabled = false;
   }
 }
 

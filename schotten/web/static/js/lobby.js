@@ -75,7 +75,9 @@ function winnerText(table) {
 function row(table) {
   const item = el("li", { class: "table-row", data: { table: table.id, status: table.status } },
     el("span", { class: "desc", text: describe(table) }));
-  if (table.status === "open") {
+  if (table.status === "open" && table.rematch_of) {
+    item.append(el("span", { class: "muted", text: t("Rematch: the seat is kept for the other player") }));
+  } else if (table.status === "open") {
     item.append(el("button", {
       class: "btn small primary",
       text: t("Join"),
