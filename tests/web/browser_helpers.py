@@ -3,12 +3,16 @@
 ``page_msgids`` lists every catalogue key of the browser side (``t("...")`` and ``N_("...")``
 in the ES modules, ``data-i18n`` texts and ``data-i18n-*`` attributes in the HTML), so a
 test can check that each .po catalogue translates all of them. ``LiveServer`` runs
-``python -m schotten serve`` on 127.0.0.1 with a temporary SQLite database.
+``python -m schotten serve`` on 127.0.0.1 with a temporary SQLite database;
+``finished_friend_game`` plays a friend game to its end over the API and WebSockets
+(quicker than clicking), for tests of what the page offers once a game is over.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -19,6 +23,7 @@ import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 WEB = Path(__file__).resolve().parents[2] / "schotten" / "web"
 STATIC = WEB / "static"
@@ -173,6 +178,51 @@ class LiveServer:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.stop()
+
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a JSON body to the server and read its JSON answer."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.load(answer)
+        return data
+
+
+def finished_friend_game(base: str, seed: int = 0) -> tuple[str, list[str]]:
+    """Ann (seat 0) and Bob (seat 1) play a base game to its end over WebSockets, claims first,
+    else a seeded random legal move: (game id, [Ann's seat link, Bob's seat link])."""
+    from websockets.sync.client import connect
+
+    grant = post_json(f"{base}/api/tables", {"mode": "friend", "nickname": "Ann", "seat": 0})
+    bob = post_json(f"{base}/api/tables/{grant['id']}/join", {"nickname": "Bob"})
+    tokens = [grant["token"], bob["token"]]
+    rng = random.Random(seed)
+    where = base.replace("http://", "ws://") + f"/ws/games/{grant['id']}?token="
+    with connect(where + tokens[0]) as ws0, connect(where + tokens[1]) as ws1:
+        sockets = [ws0, ws1]
+        states = [json.loads(ws.recv(timeout=10)) for ws in sockets]
+        while states[0]["status"] != "over":
+            mover = next(seat for seat in (0, 1) if states[seat]["view"]["legal"])
+            legal = states[mover]["view"]["legal"]
+            claims = [a for a in legal if a.startswith("claim")]
+            move = claims[0] if claims else rng.choice(legal)
+            states[mover] = _send_move(sockets[mover], move)
+            states[1 - mover] = json.loads(sockets[1 - mover].recv(timeout=10))
+    return grant["id"], [grant["url"], bob["url"]]
+
+
+def _send_move(ws: Any, move: str) -> dict[str, Any]:
+    """Send a move and read the state that follows; a flood refusal (the server allows 20
+    messages a second) is waited out and the move sent again."""
+    for _ in range(5):
+        ws.send(json.dumps({"type": "action", "action": move}))
+        answer: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if answer["type"] == "state":
+            return answer
+        assert answer.get("code") == "flood", answer
+        time.sleep(1.0)
+    raise AssertionError(f"the move {move} was refused again and again")
 
 
 def _serve_with_seeds(argv: list[str]) -> None:

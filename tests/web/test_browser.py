@@ -3,6 +3,7 @@
 A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tests click
 through the lobby, play whole games against the AI (base and tactics) by picking among the
 moves the page lights up, start a friend game from two browser contexts with the invite link,
+meet again at one table when one player asks for a rematch and the other accepts it,
 confirm and take back card plays whose draw is automatic (base game), switch the language and
 use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
 (default: a pytest temporary folder). The catalogue test needs no browser.
@@ -21,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, page_msgids, placeholders, read_catalogue
+from browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LiveServer,
+    finished_friend_game,
+    page_msgids,
+    placeholders,
+    read_catalogue,
+)
 
 from schotten.engine import GameState, Phase, Settings
 from schotten.engine.actions import DONE_ID
@@ -454,6 +463,54 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
     late.click("#join-button")
     late.wait_for_selector("#message:not([hidden])")
     assert "no free seat" in late.inner_text("#message")
+
+
+# ---------------------------------------------------------------------- a rematch
+
+
+def seat_token(page: Any) -> str:
+    """The seat token in the page's address."""
+    return str(page.url.split("token=")[1])
+
+
+def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Ann asks for a rematch from the summary of a finished friend game; Bob's page shows the
+    offer at once (and again after a reload) and seats him at the same table, with his own token."""
+    game_id, links = finished_friend_game(server.url, seed=5)
+    ann, bob = pages.page(), pages.page()
+    for page, link in ((ann, links[0]), (bob, links[1])):
+        page.goto(f"{server.url}{link}")
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.locator("#play-again").is_visible() and page.locator("#rematch").is_hidden()
+    ann.click("#play-again")
+    ann.wait_for_url(lambda url: "/game/" in url and game_id not in url)
+    ann.wait_for_selector('#status[data-status="open"]')
+    rematch_id = ann.url.split("/game/")[1].split("?")[0]
+    assert "accept the rematch" in ann.inner_text("#status")
+    assert ann.locator("#invite").is_hidden(), "the kept seat has no invite link"
+
+    bob.wait_for_selector("#accept-rematch")
+    assert bob.inner_text("#rematch .rematch-offer") == "Ann wants a rematch."
+    assert bob.locator("#play-again").is_hidden()
+    assert "Ann wants a rematch." in bob.inner_text("#message")
+    bob.reload()
+    bob.wait_for_selector("#accept-rematch")
+    bob.screenshot(path=str(shots / "rematch-offer.png"), full_page=True)
+    bob.click("#accept-rematch")
+    bob.wait_for_url(f"**/game/{rematch_id}?token=**")
+    for page in (ann, bob):
+        page.wait_for_selector('#status[data-status="playing"]')
+    assert [page.evaluate("() => window.schotten.state.seat") for page in (ann, bob)] == [0, 1]
+    assert seat_token(ann) != seat_token(bob)
+    assert bob.evaluate("() => window.schotten.state.players") == ["Ann", "Bob"]
+
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector("#go-to-rematch")
+    assert ann.inner_text("#rematch p") == "The rematch has started."
+    ann.click("#go-to-rematch")
+    ann.wait_for_url(f"**/game/{rematch_id}?token=**")
+    ann.wait_for_selector('#status[data-status="playing"]')
+    assert ann.evaluate("() => window.schotten.state.seat") == 0
 
 
 # ---------------------------------------------------------------------- confirming a card play
