@@ -1,4 +1,4 @@
-"""The web app on PostgreSQL: the store, the API, a whole game over WebSockets, and a restart.
+"""The web app on PostgreSQL: the store, the API, a whole game over WebSockets, a restart, a rematch.
 
 The server comes from ``SCHOTTEN_TEST_POSTGRES_URL`` (``scripts/setup-postgres`` sets one up
 and prints it, e.g. ``postgresql+psycopg://schotten_test:...@127.0.0.1:5432/schotten_test``).
@@ -35,6 +35,7 @@ from helpers_web import (
 )
 from sqlalchemy import make_url, text
 from starlette.testclient import TestClient
+from test_rematch import ask, finished_game, granted, restart_and_accept
 
 from schotten.engine.record import load_record
 from schotten.web import create_app
@@ -104,7 +105,7 @@ def test_store_round_trip(database_url: str) -> None:
     try:
         store.create_schema()
         store.create_schema()
-        assert _tables_in(store) == {"games", "log_entries"}
+        assert _tables_in(store) == {"games", "log_entries", "rematches"}
         east = timezone(timedelta(hours=5, minutes=30))
         first = datetime(2024, 3, 1, 12, 0, 0, 123456, tzinfo=east)
         info = GameInfo(id="a" * 32, variant="expert-base", rounds=99, seed=BIGGEST_SEED, mode="friend",
@@ -208,3 +209,15 @@ def test_restart_continues_exactly(pg_settings: WebSettings) -> None:
         assert duel.status == "over" and [e.kind for e in log_of(client, duel.id)].count(UNDO) == 1
         assert _ai_turns(client, ai["id"], ai["token"], rng, 0) == before
         assert _ai_turns(client, ai["id"], ai["token"], rng, None)["status"] == "over"
+
+
+def test_a_rematch_survives_a_restart(pg_settings: WebSettings) -> None:
+    """A rematch asked for on PostgreSQL: one table per finished game (the link's key), and a
+    restarted server seats the other player at it."""
+    with TestClient(create_app(pg_settings)) as client:
+        duel = finished_game(client)
+        grant = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
+        info = GameInfo(id="second", variant="base", rounds=1, seed=1, mode="friend", level=None,
+                        ai_seat=None, players=["Ann", None], token_hashes=["x" * 64, None], status="open")
+        assert not service_of(client).store.add_rematch(duel.id, 1, info)
+    restart_and_accept(pg_settings, duel, grant["token"])

@@ -224,7 +224,7 @@ def test_who_may_ask_for_a_rematch(client: TestClient) -> None:
     assert lobby[grant["id"]]["players"] == ["Ann", None]
 
 
-def _restart(settings: WebSettings, duel: Duel, first_token: str) -> None:
+def restart_and_accept(settings: WebSettings, duel: Duel, first_token: str) -> None:
     """A new app on the same database: the finished game still knows its rematch and the other
     player takes the seat kept for them."""
     with TestClient(create_app(settings)) as client:
@@ -244,7 +244,7 @@ def test_a_restart_keeps_the_rematch(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:
         duel = finished_game(client)
         grant = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
-    _restart(settings, duel, grant["token"])
+    restart_and_accept(settings, duel, grant["token"])
 
 
 def test_a_database_from_before_rematches_gets_them(tmp_path: Path) -> None:
@@ -257,4 +257,4 @@ def test_a_database_from_before_rematches_gets_them(tmp_path: Path) -> None:
         db.execute("DROP TABLE rematches")
     with TestClient(create_app(settings)) as client:
         grant = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
-    _restart(settings, duel, grant["token"])
+    restart_and_accept(settings, duel, grant["token"])
