@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schotten.bots import RandomBot, decide, make_bot
-from schotten.bots.heuristic import HeuristicBot
+from schotten.bots.heuristic import HeuristicBot, win_sensitivity
 from schotten.bots.simple import Bot
 from schotten.engine import Action, GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_CLAN
@@ -223,4 +223,60 @@ def test_draw_share_is_a_setting_that_changes_choices() -> None:
             assert tuned.id in state.legal_action_ids()
             differ += tuned != default
             state.apply(decide(bots[state.turn], state))
+    assert differ > 0
+
+
+# ---------------------------------------------------------------- exact stone weights
+
+
+def _round_chance(chances: list[float]) -> float:
+    """The bot's chance of winning the round (R6.1) with stones won independently, by enumeration."""
+    total = 0.0
+    for outcome in range(1 << 9):
+        mine = [outcome >> s & 1 == 1 for s in range(9)]
+        chance = 1.0
+        for won, p in zip(mine, chances, strict=True):
+            chance *= p if won else 1 - p
+        triples = [mine[i : i + 3] for i in range(7)]
+        my_three, their_three = any(all(t) for t in triples), any(not any(t) for t in triples)
+        if my_three and their_three:
+            total += chance / 2
+        elif my_three or their_three:
+            total += chance * my_three
+        else:
+            total += chance * (sum(mine) >= 5)
+    return total
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.8, 1.0]), min_size=9, max_size=9))
+def test_win_sensitivity_is_the_swing_of_each_stone(chances: list[float]) -> None:
+    """R6.1: a stone's weight is the round's chance with the stone won less with it lost."""
+    found = win_sensitivity(chances)
+    for stone in range(9):
+        won = _round_chance([*chances[:stone], 1.0, *chances[stone + 1 :]])
+        lost = _round_chance([*chances[:stone], 0.0, *chances[stone + 1 :]])
+        assert found[stone] == pytest.approx(won - lost, abs=1e-9)
+
+
+def test_win_sensitivity_of_decided_rounds_and_key_stones() -> None:
+    """R6.1: no open stone matters once the round is won (stones 1-3, 5 and 8); the stone that
+    completes a triple of two won ones matters most."""
+    weights = win_sensitivity([1.0, 1.0, 1.0, 0.5, 1.0, 0.5, 0.5, 1.0, 0.5])
+    assert [weights[s] for s in (3, 5, 6, 8)] == pytest.approx([0.0] * 4)
+    weights = win_sensitivity([1.0, 1.0] + [0.5] * 7)
+    assert max(range(9), key=weights.__getitem__) == 2
+
+
+def test_exact_weights_change_some_choices_and_stay_legal() -> None:
+    """The anchor's exact stone weights change some choices of the heuristic, all of them legal."""
+    differ = 0
+    for seed in range(3):
+        state = GameState.new(Settings.of("tactics"), seed)
+        while not state.is_over:
+            seen = view(state, state.turn)
+            exact = HeuristicBot(0, exact_weights=True).choose(seen)
+            assert exact.id in state.legal_action_ids()
+            differ += exact != HeuristicBot(0).choose(seen)
+            state.apply(exact)
     assert differ > 0

@@ -22,7 +22,10 @@ little less for fragile formations, since the opponent moves once before the cla
 
 **Stone weights.** A stone weighs 1, plus for each adjacent triple through it the chance
 that the bot holds the other two (winning it breaks through, R6.1) and the chance that the
-opponent holds them (winning it stops the opponent).
+opponent holds them (winning it stops the opponent). With ``exact_weights`` (the search bot's
+anchor) a stone weighs instead ``EXACT_SCALE`` times how much winning it rather than losing it
+raises the chance of winning the round (R6.1), the stones being won independently with their
+chances: the partial derivative of that chance, exact for a change on one stone.
 
 **Scores.** Each legal action is scored by the weighted change of the stone chances it
 causes:
@@ -102,6 +105,8 @@ FILL_VALUE = 4
 """The value expected of a card that ends on a side without a formation."""
 ADJACENT_WEIGHT = 1.0
 """How much the adjacent triples through a stone add to its weight (R6.1)."""
+EXACT_SCALE = 4.0
+"""With exact weights: the factor from a stone's effect on the round's chance to its weight."""
 RUSE_RISK = 0.05
 """Expert variant: how much a provable but fragile side counts the risk of a ruse before the claim."""
 TACTIC_COST: dict[int, float] = {
@@ -460,6 +465,47 @@ def _could_join(cards: int, side: tuple[int, ...], size: int) -> bool:
     return False
 
 
+# ---------------------------------------------------------------- the round's chance
+
+
+def _round_result(mine: int) -> float:
+    """The round's result for the bot (1, 0.5 or 0) when it ends up winning the stones of ``mine`` (R6.1).
+
+    Both sides holding three adjacent stones counts half: which came first is not known.
+    """
+    won = [mine >> s & 1 for s in range(NUM_STONES)]
+    my_three = any(all(won[t] for t in range(i, i + 3)) for i in range(NUM_STONES - 2))
+    their_three = any(not any(won[t] for t in range(i, i + 3)) for i in range(NUM_STONES - 2))
+    if my_three or their_three:
+        return 0.5 if my_three and their_three else float(my_three)
+    return float(mine.bit_count() * 2 > NUM_STONES)
+
+
+_RESULTS = [_round_result(mine) for mine in range(1 << NUM_STONES)]
+_SWINGS = [
+    [
+        (mine, mine | 1 << s, _RESULTS[mine | 1 << s] - _RESULTS[mine])
+        for mine in range(1 << NUM_STONES)
+        if not mine >> s & 1 and _RESULTS[mine | 1 << s] != _RESULTS[mine]
+    ]
+    for s in range(NUM_STONES)
+]
+"""Per stone: the pairs of outcomes that differ only in it and whose result differs, with the difference."""
+
+
+def win_sensitivity(chances: list[float]) -> list[float]:
+    """For each stone, how much winning it rather than losing it raises the chance of winning the round.
+
+    ``chances[s]`` is the bot's chance of winning stone ``s``, stones taken as independent. The
+    chance of an outcome summed with that of the outcome differing only in ``s`` is the chance
+    of the other stones' outcome, so each derivative is one pass over ``_SWINGS``.
+    """
+    outcome = [1.0]
+    for p in chances:
+        outcome = [x * (1 - p) for x in outcome] + [x * p for x in outcome]
+    return [sum((outcome[a] + outcome[b]) * d for a, b, d in swings) for swings in _SWINGS]
+
+
 # ---------------------------------------------------------------- judging stones
 
 
@@ -472,8 +518,9 @@ class Judge:
     chance as things stand and ``weights`` every stone's weight.
     """
 
-    def __init__(self, board: Board, draw_share: float = DRAW_SHARE) -> None:
+    def __init__(self, board: Board, draw_share: float = DRAW_SHARE, exact_weights: bool = False) -> None:
         self.b = board
+        self.exact_weights = exact_weights
         self.hand = board.hand_mask
         unseen = max(1, board.unseen.bit_count())
         mine = self.hand.bit_count()
@@ -569,7 +616,10 @@ class Judge:
         return self._values[key]
 
     def _weights(self, values: list[float]) -> list[float]:
-        """1 for every stone, plus how much it would complete or stop an adjacent triple (R6.1)."""
+        """1 for every stone, plus how much it would complete or stop an adjacent triple (R6.1);
+        with exact weights, ``EXACT_SCALE`` times its effect on the round's chance."""
+        if self.exact_weights:
+            return [EXACT_SCALE * d for d in win_sensitivity(values)]
         weights = []
         for s in range(NUM_STONES):
             extra = 0.0
@@ -763,14 +813,17 @@ class HeuristicBot:
     """A rule-based player that scores every legal action by the stones' chances (module docstring).
 
     It decides from its view alone (R10) and is deterministic for a seed (the seed only
-    breaks exact ties). ``draw_share`` replaces ``DRAW_SHARE`` (the search bot's anchor
-    counts on more of its draws than the default bot does).
+    breaks exact ties). ``draw_share`` replaces ``DRAW_SHARE`` and ``exact_weights`` weighs
+    stones by their effect on the round's chance (the search bot's anchor does both).
     """
 
-    def __init__(self, seed: int | None = None, draw_share: float = DRAW_SHARE) -> None:
+    def __init__(
+        self, seed: int | None = None, draw_share: float = DRAW_SHARE, exact_weights: bool = False
+    ) -> None:
         self.name = "heuristic"
         self._rng = random.Random(seed)
         self.draw_share = draw_share
+        self.exact_weights = exact_weights
 
     def choose(self, seen: View) -> Action:
         """The best-scoring legal action of the view; every claim is taken first (R5.4)."""
@@ -778,6 +831,11 @@ class HeuristicBot:
         claim = next((a for a in actions if a.kind == Kind.CLAIM), None)
         if claim is not None or len(actions) == 1:
             return claim or actions[0]
-        policy = Policy(Judge(Board.of(seen), self.draw_share))
-        scored = [(policy.score(a), self._rng.random(), a) for a in actions]
+        scores = self.scores(seen, actions)
+        scored = [(scores[a.id], self._rng.random(), a) for a in actions]
         return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+    def scores(self, seen: View, actions: list[Action] | None = None) -> dict[int, float]:
+        """The score of each legal action of ``seen`` (or of ``actions``) by id: higher is better."""
+        policy = Policy(Judge(Board.of(seen), self.draw_share, self.exact_weights))
+        return {a.id: policy.score(a) for a in (legal_of(seen) if actions is None else actions)}

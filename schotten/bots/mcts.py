@@ -9,17 +9,20 @@ the round out with a cheap greedy policy and credits the result to every node on
 the way, each from the point of view of the seat that made the move into it.
 
 At the root, candidate actions are compared by sequential halving: the heuristic
-bot's choice (the *anchor*, a heuristic bot tuned to count on more of its draws,
-``ANCHOR_DRAW_SHARE``) and the policy's best actions, ``CANDIDATES`` in all,
-get the same number of iterations, the worse half is dropped (never the anchor),
-and so on until two remain, which share what is left of the budget. Each batch of
-iterations uses one deal and one stream of playout random numbers for every
-candidate still in, so candidates are compared on the same cards (paired
-comparisons), which takes most of the luck of the deal out of the comparison. The
-best candidate is played if its mean result beats the anchor's by ``MARGIN``;
-otherwise the anchor is. (Playouts judge moves as greedy players would follow them
-up; against the heuristic bot, overruling it only on clear evidence measured
-better than always trusting the playouts.)
+bot's best ``FAVOURITES`` actions (the bot of the search's *anchor*: a heuristic bot
+that counts on more of its draws, ``ANCHOR_DRAW_SHARE``, and weighs stones by their
+effect on the round's chance) and the policy's best actions, ``CANDIDATES`` in all,
+get the same number of iterations, the worse half is dropped (never the anchor, the
+heuristic's first choice), and so on until two remain, which share what is left of
+the budget. Each batch of iterations uses one deal and one stream of playout random
+numbers for every candidate still in, so candidates are compared on the same cards
+(paired comparisons), which takes most of the luck of the deal out of the comparison.
+A candidate's value is its mean result less the anchor's, plus ``PRIOR_WEIGHT`` times
+its heuristic score less the anchor's: an action the heuristic rates close to its
+choice overrules it on a little evidence from the playouts, one it rates far lower
+only on much. (Playouts judge moves as greedy players would follow them up; against
+the heuristic bot, weighing the heuristic's scores in measured better than a fixed
+margin, which measured better than always trusting the playouts.)
 
 Choices and simplifications:
 
@@ -67,11 +70,14 @@ DEFAULT_SECONDS = 0.2
 CANDIDATES = 8
 """The most root actions compared (the heuristic bot's choice and the policy's best), halved by phases."""
 
-MARGIN = 0.15
-"""How much better (mean result on the same deals) an action must do to overrule the heuristic's choice."""
+FAVOURITES = 4
+"""How many of the anchor's best-scoring actions are among the root candidates."""
+
+PRIOR_WEIGHT = 5.0
+"""How much a candidate's heuristic score counts beside its mean result (both less the anchor's)."""
 
 ANCHOR_DRAW_SHARE = 0.9
-"""The anchor is the heuristic bot counting on this share of its draws rather than its default 0.5
+"""The anchor is a heuristic bot counting on this share of its draws rather than its default 0.5
 (tuned by self-play: 57.8% against the default over 400 base games)."""
 
 EXPLORATION = 0.5
@@ -188,24 +194,39 @@ class _Search:
         self.root = Node(1 - self.me)
 
     def run(self, most: int, anchored: bool) -> int:
-        """Compare up to ``most`` candidates; with ``anchored``, the heuristic bot's choice unless
-        another action does at least ``MARGIN`` better."""
-        survivors = _candidates(self.sampler.sample(self.rng), self.rng, most)
-        anchor = HeuristicBot(0, ANCHOR_DRAW_SHARE).choose(self.seen).id if anchored else -1
-        if anchor >= 0:
-            survivors = [anchor, *[a for a in survivors if a != anchor][: most - 1]]
+        """Compare up to ``most`` candidates; with ``anchored``, weigh the heuristic's scores in and
+        keep its choice among them (see the module docstring)."""
+        prior = self._prior() if anchored else {}
+        favourites = sorted(prior, key=prior.__getitem__, reverse=True)[:FAVOURITES]
+        greedy = _candidates(self.sampler.sample(self.rng), self.rng, most)
+        survivors = list(dict.fromkeys([*favourites, *greedy]))[:most]
+        anchor = favourites[0] if favourites else -1
         for action in survivors:
             self.root.children[action] = Node(self.me)
+        value = self._valuation(prior, anchor)
         phases = max(1, math.ceil(math.log2(len(survivors))))
         while not self.budget.spent():
             self._phase(survivors, phases)
             if phases > 1:
                 phases -= 1
-                survivors = self._halve(survivors, anchor)
-        best = max(survivors, key=self._mean)
-        if anchor >= 0 and self._mean(best) - self._mean(anchor) < MARGIN:
-            return anchor
-        return best
+                survivors = self._halve(survivors, anchor, value)
+        return max(survivors, key=value)
+
+    def _prior(self) -> dict[int, float]:
+        """The anchor's score of every legal action of the root, by id."""
+        return HeuristicBot(0, ANCHOR_DRAW_SHARE, exact_weights=True).scores(self.seen)
+
+    def _valuation(self, prior: dict[int, float], anchor: int) -> Callable[[int], float]:
+        """A candidate's value: its mean result, and with an anchor both relative to the anchor's
+        with the heuristic's score difference weighed in."""
+        if anchor < 0:
+            return self._mean
+
+        def value(action: int) -> float:
+            searched = self._mean(action) - self._mean(anchor)
+            return searched + PRIOR_WEIGHT * (prior[action] - prior[anchor])
+
+        return value
 
     def _mean(self, action: int) -> float:
         return self.root.children[action].mean
@@ -221,9 +242,9 @@ class _Search:
             if target is None:
                 target = rounds + budget.share(phases, len(survivors))
 
-    def _halve(self, survivors: list[int], anchor: int) -> list[int]:
-        """The better half of the survivors (the anchor always stays)."""
-        kept = sorted(survivors, key=lambda a: -self._mean(a))[: (len(survivors) + 1) // 2]
+    def _halve(self, survivors: list[int], anchor: int, value: Callable[[int], float]) -> list[int]:
+        """The better half of the survivors by ``value`` (the anchor always stays)."""
+        kept = sorted(survivors, key=lambda a: -value(a))[: (len(survivors) + 1) // 2]
         if anchor >= 0 and anchor not in kept:
             kept[-1] = anchor
         return kept
