@@ -68,7 +68,7 @@ DEFAULT_SECONDS = 0.2
 """The time per decision when no budget is given."""
 
 CANDIDATES = 8
-"""The most root actions compared (the heuristic bot's choice and the policy's best), halved by phases."""
+"""The most root actions compared (the heuristic's favourites and the policy's best), halved by phases."""
 
 FAVOURITES = 4
 """How many of the anchor's best-scoring actions are among the root candidates."""
