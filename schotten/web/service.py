@@ -52,6 +52,9 @@ REPLAY_CACHE = 16
 SEED_RANGE = 2**63
 """Seeds are 63-bit numbers (a signed 64-bit column holds them)."""
 SEED_STEPS = 256
+"""How many seeds a rematch tries to find one its other seat begins (see ``seed_begun_by``)."""
+NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
+"""The error of a seat asked for at a table with none free."""
 
 
 class ServiceError(Exception):
@@ -298,14 +301,9 @@ class GameService:
         async with game.lock:
             free = [s for s in (0, 1) if game.info.token_hashes[s] is None and s != game.info.ai_seat]
             if not free:
-                raise ServiceError(409, "this table has no free seat: you can watch the game instead")
-            seat, token = free[0], new_token()
-            if not await self._db(self.store.take_seat, game_id, seat, nickname, token_hash(token)):
-                raise ServiceError(409, "this table has no free seat: you can watch the game instead")
-            game.info.players[seat] = nickname
-            game.info.token_hashes[seat] = token_hash(token)
-            game.info.status = "playing"
-            self._broadcast(game)
+                raise ServiceError(409, NO_FREE_SEAT)
+            seat = free[0]
+            token = await self._sit(game, seat, nickname, NO_FREE_SEAT)
         return _grant(game_id, seat, token, invite=False)
 
     # ------------------------------------------------------------ rematches
@@ -365,7 +363,8 @@ class GameService:
         table = await self._game(link.id)
         async with table.lock:
             if table.info.token_hashes[seat] is None:
-                token = await self._seat_at_rematch(table, seat, game.info.players[seat])
+                name = game.info.players[seat] or f"player {seat + 1}"
+                token = await self._sit(table, seat, name, "that seat of the rematch was just taken")
             else:
                 token = cookies.get(f"seat_{link.id}") or ""
                 if not token or table.seat_of(token) != seat:
@@ -376,16 +375,16 @@ class GameService:
             self._broadcast(game)
         return _grant(link.id, seat, token, invite=False)
 
-    async def _seat_at_rematch(self, table: LiveGame, seat: int, nickname: str | None) -> str:
-        """Give the kept seat of a rematch table to its player (a new token); the rematch starts."""
+    async def _sit(self, game: LiveGame, seat: int, nickname: str, taken: str) -> str:
+        """Give ``seat`` of an open table to ``nickname`` with a new token (the game starts); 409
+        with ``taken`` if the database says the seat is no longer free. Called under the game's lock."""
         token = new_token()
-        name = nickname or f"player {seat + 1}"
-        if not await self._db(self.store.take_seat, table.info.id, seat, name, token_hash(token)):
-            raise ServiceError(409, "that seat of the rematch was just taken")
-        table.info.players[seat] = name
-        table.info.token_hashes[seat] = token_hash(token)
-        table.info.status = "playing"
-        self._broadcast(table)
+        if not await self._db(self.store.take_seat, game.info.id, seat, nickname, token_hash(token)):
+            raise ServiceError(409, taken)
+        game.info.players[seat] = nickname
+        game.info.token_hashes[seat] = token_hash(token)
+        game.info.status = "playing"
+        self._broadcast(game)
         return token
 
     async def record(self, game_id: str) -> dict[str, Any]:
