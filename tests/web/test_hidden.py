@@ -186,7 +186,9 @@ def _states(settings: Settings, seed: int, moves: list[str]) -> list[GameState]:
 def test_forged_token_learns_nothing(client: Any) -> None:
     """A forged seat token gets an error and a closed socket, never a view of a seat."""
     grant = create(client, mode="ai", level="easy")
-    with client.websocket_connect(socket_path(grant["id"], grant["token"][:-1] + "x")) as ws:
+    real = grant["token"]
+    forged = real[:-1] + ("y" if real.endswith("x") else "x")
+    with client.websocket_connect(socket_path(grant["id"], forged)) as ws:
         error = receive_error(ws, "bad_token")
         assert "hand" not in error["message"]
         closed = ws.receive()
