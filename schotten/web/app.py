@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import i18n
 from .schemas import (
+    ClosedOffer,
     CreateTable,
     ErrorBody,
     GameSummary,
@@ -41,6 +42,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorBody},
     404: {"model": ErrorBody},
     409: {"model": ErrorBody},
+    410: {"model": ErrorBody},
     422: {"model": ErrorBody},
 }
 
@@ -124,6 +126,11 @@ def _seat_cookie(response: Response, game_id: str, token: str) -> None:
     )
 
 
+def _answer(body: RematchRequest | None) -> tuple[str | None, str | None]:
+    """The token and the rematch table named by an answer to a rematch offer (either may be None)."""
+    return (None, None) if body is None else (body.token, body.rematch)
+
+
 def _api_routes(app: FastAPI, service: GameService) -> None:
     @app.get("/api/tables", response_model=Tables)
     async def list_tables() -> Tables:
@@ -151,9 +158,28 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         """Ask for a finished friend game's rematch, or take your seat in it (your seat's token is
         the credential: ``token`` in the body, else the cookie ``seat_{id}``)."""
         token = (body.token if body is not None else None) or request.cookies.get(f"seat_{game_id}")
-        grant = await service.rematch(game_id, token, request.cookies)
+        offer = body.rematch if body is not None else None
+        grant = await service.rematch(game_id, token, request.cookies, offer)
         _seat_cookie(response, grant.id, grant.token)
         return grant
+
+    @app.post("/api/games/{game_id}/rematch/withdraw", response_model=ClosedOffer, responses=_ERRORS)
+    async def withdraw_rematch(
+        game_id: str, request: Request, body: RematchRequest | None = None
+    ) -> ClosedOffer:
+        """Withdraw the rematch offer you made, while the other seat is still free (your seat's token
+        of this game or of the rematch table: ``token`` in the body, else a seat cookie)."""
+        token, offer = _answer(body)
+        return await service.withdraw_rematch(game_id, token, request.cookies, offer)
+
+    @app.post("/api/games/{game_id}/rematch/decline", response_model=ClosedOffer, responses=_ERRORS)
+    async def decline_rematch(
+        game_id: str, request: Request, body: RematchRequest | None = None
+    ) -> ClosedOffer:
+        """Decline the other player's rematch offer (your seat's token: ``token`` in the body, else
+        the cookie ``seat_{id}``)."""
+        token, offer = _answer(body)
+        return await service.decline_rematch(game_id, token, request.cookies, offer)
 
     @app.get("/api/games/{game_id}", response_model=GameSummary, responses=_ERRORS)
     async def game_summary(game_id: str) -> GameSummary:

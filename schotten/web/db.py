@@ -7,8 +7,11 @@ token itself), the status and the winner. Its log holds one row per entry, numbe
 notation lists the moves taken back, ``; `` between them). The game's state is rebuilt
 by replaying the log, so nothing else about play is stored. A rematch row links a
 finished friend game to the table its rematch is played at (and says which seat asked
-for it); it is a table of its own, so a database made before rematches existed gets it
-from ``create_all`` on start-up, with no migration.
+for it) while that rematch is asked for or played. An offer withdrawn by the player who made it,
+or declined by the other, moves to ``closed_rematches`` (its table's status becomes ``closed``),
+so the finished game may be offered a rematch again. Both are tables of their own, so a
+database made before rematches (or before offers could be closed) existed gets them from
+``create_all`` on start-up, with no migration.
 """
 
 from __future__ import annotations
@@ -78,6 +81,20 @@ class RematchRow(Base):
     rematch_id: Mapped[str] = mapped_column(ForeignKey("games.id"), unique=True)
     by_seat: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClosedRematchRow(Base):
+    """A rematch offer that was withdrawn or declined before the other seat sat down: one per
+    rematch table (the key); a finished game may have several, one after the other."""
+
+    __tablename__ = "closed_rematches"
+
+    rematch_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    by_seat: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def utc(moment: datetime) -> datetime:

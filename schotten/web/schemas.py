@@ -9,7 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 Variant = Literal["base", "tactics", "expert", "expert-base"]
 Level = Literal["easy", "medium", "hard", "expert"]
-Status = Literal["open", "playing", "over"]
+Status = Literal["open", "playing", "over", "closed"]
+Reason = Literal["withdrawn", "declined"]
 NICKNAME_MAX = 24
 
 
@@ -65,11 +66,22 @@ class JoinTable(BaseModel):
 
 
 class RematchRequest(BaseModel):
-    """Asking for a finished game's rematch: your seat's token (else the seat's cookie is used)."""
+    """Asking for a finished game's rematch, or answering its offer: your seat's token (else the
+    seat's cookie is used) and, optionally, the rematch table the request is about (``rematch``:
+    a request about an offer that is no longer the game's current one changes nothing)."""
 
     model_config = ConfigDict(extra="ignore")
 
     token: str | None = Field(None, max_length=200)
+    rematch: str | None = Field(None, min_length=1, max_length=32)
+
+
+class ClosedOffer(BaseModel):
+    """A rematch offer that was closed: its table, the seat that asked, and why."""
+
+    id: str
+    by: int
+    reason: Reason
 
 
 class SeatGrant(BaseModel):
@@ -87,6 +99,7 @@ class Table(BaseModel):
 
     ``rematch`` is the id of this finished game's rematch, ``rematch_of`` the id of the
     game this table is the rematch of (its free seat is kept for that game's other player).
+    A rematch table whose offer was withdrawn or declined is ``closed``: nobody plays there.
     """
 
     id: str

@@ -6,8 +6,9 @@ time reaches a game. A change is checked against the engine, written to the log 
 the game's status, in one transaction) and only then applied to the cache; every client
 then gets its own view (R10) on its own queue, never waited on under the lock.
 Store calls run in worker threads; AI decisions run in the AI pool (see ``ai``). A
-finished friend game's rematch is opened, and its seats taken, under the finished game's
-lock (see ``GameService.rematch``).
+finished friend game's rematch is opened, its seats taken, and its offer withdrawn or
+declined, under the finished game's lock (see ``GameService.rematch`` and
+``GameService.withdraw_rematch``).
 """
 
 from __future__ import annotations
@@ -40,10 +41,21 @@ from .messages import (
     error_message,
     parse_client_message,
 )
-from .schemas import CreateTable, GameSummary, SeatGrant, Table
+from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Status, Table
 from .settings import WebSettings
 from .sockets import CLOSE_TIMEOUT, Connection, RateLimit
-from .store import ACTION, UNDO, Entry, GameInfo, Rematch, Store
+from .store import (
+    ACTION,
+    CLOSED,
+    DECLINED,
+    UNDO,
+    WITHDRAWN,
+    ClosedRematch,
+    Entry,
+    GameInfo,
+    Rematch,
+    Store,
+)
 
 logger = logging.getLogger("schotten.web")
 
@@ -55,6 +67,8 @@ SEED_STEPS = 256
 """How many seeds a rematch tries to find one its other seat begins (see ``seed_begun_by``)."""
 NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
 """The error of a seat asked for at a table with none free."""
+TOO_LATE = "too late: the other player took the seat, the rematch has started"
+"""The error of an offer withdrawn or declined after it was accepted."""
 
 
 class ServiceError(Exception):
@@ -129,6 +143,12 @@ def rematch_of(info: GameInfo) -> dict[str, Any] | None:
     return None if link is None else {"id": link.id, "by": link.by, "accepted": link.accepted}
 
 
+def closed_offer_of(info: GameInfo) -> dict[str, Any] | None:
+    """The closed rematch offer the state message tells of: its table, who asked, why it was closed."""
+    closed = info.rematch_closed
+    return None if closed is None else {"id": closed.id, "by": closed.by, "reason": closed.reason}
+
+
 def table_of(info: GameInfo) -> Table:
     """A game row as the lobby shows it."""
     return Table(
@@ -138,12 +158,20 @@ def table_of(info: GameInfo) -> Table:
         mode="ai" if info.mode == "ai" else "friend",
         level=info.level,
         players=list(info.players),
-        status="over" if info.status == "over" else "playing" if info.status == "playing" else "open",
+        status=_table_status(info.status),
         created=info.created.isoformat(),
         winner=info.winner,
         rematch=info.rematch.id if info.rematch is not None else None,
         rematch_of=info.rematch_of,
     )
+
+
+def _table_status(status: str) -> Status:
+    """A stored status as the API tells it (every other status reads as open)."""
+    for known in ("over", "playing", "closed"):
+        if status == known:
+            return known
+    return "open"
 
 
 def replay_steps(state: GameState) -> list[dict[str, Any]]:
@@ -179,6 +207,7 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
         "reveal": reveal(state) if state.is_over else None,
         "rematch": rematch_of(game.info),
         "rematch_of": game.info.rematch_of,
+        "rematch_closed": closed_offer_of(game.info),
     }
 
 
@@ -295,6 +324,8 @@ class GameService:
     async def join(self, game_id: str, nickname: str) -> SeatGrant:
         """Take the free seat of a table; the game starts."""
         game = await self._game(game_id)
+        if game.info.status == CLOSED:
+            raise ServiceError(409, "this table is closed: its rematch offer was withdrawn or declined")
         if game.info.rematch_of is not None:
             raise ServiceError(409, "this table is a rematch: its free seat is kept for the other player "
                                "of the game before, who takes it from that game's page")
@@ -308,7 +339,9 @@ class GameService:
 
     # ------------------------------------------------------------ rematches
 
-    async def rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str]) -> SeatGrant:
+    async def rematch(
+        self, game_id: str, token: str | None, cookies: Mapping[str, str], offer: str | None = None
+    ) -> SeatGrant:
         """A player of a finished friend game asks for a rematch (``token`` is their seat's).
 
         The first to ask opens the rematch table (same variant and rounds, same seats; the
@@ -316,10 +349,17 @@ class GameService:
         are told. The other player asking takes the seat kept for them, with a token of their
         own. Asking again never opens a second table: a seat already taken is given back only
         to the browser holding its cookie ``seat_{rematch id}`` (in ``cookies``).
+
+        An offer that was withdrawn or declined is over: asking again makes a new offer, at a
+        new table, whichever player asks. ``offer`` names the rematch table a click answers
+        (Accept the rematch): if that offer was closed meanwhile, the request is refused (410)
+        and changes nothing, rather than making a new offer nobody meant.
         """
         game = await self._game(game_id)
         seat = _rematch_seat(game, token)
         async with game.lock:
+            if offer is not None:
+                await self._check_offer(game, offer)
             if game.info.rematch is None:
                 grant = await self._open_rematch(game, seat)
                 if grant is not None:
@@ -351,9 +391,91 @@ class GameService:
             old.rematch = await self._db(self.store.rematch_of, old.id)
             return None
         self.games[info.id] = LiveGame(info, GameState.new(settings, info.seed), 0)
-        old.rematch = Rematch(info.id, seat)
+        old.rematch, old.rematch_closed = Rematch(info.id, seat), None
         self._broadcast(game)
         return _grant(info.id, seat, token, invite=False)
+
+    async def _check_offer(self, game: LiveGame, offer: str) -> None:
+        """Refuse a request about the rematch table ``offer`` unless it is ``game``'s current rematch."""
+        link = game.info.rematch
+        if link is not None and link.id == offer:
+            return
+        if await self._offer_table(game, offer) is None:
+            raise ServiceError(404, f"there is no rematch {offer!r} of this game")
+        raise ServiceError(410, "this rematch offer was withdrawn or declined: ask for a new one instead")
+
+    async def _offer_table(self, game: LiveGame, offer: str | None) -> LiveGame | None:
+        """The rematch table ``offer`` of ``game`` (by default its current or last closed offer), or None."""
+        link, closed = game.info.rematch, game.info.rematch_closed
+        wanted = offer or (link.id if link is not None else closed.id if closed is not None else None)
+        if wanted is None:
+            return None
+        table = await self.live(wanted)
+        return table if table is not None and table.info.rematch_of == game.info.id else None
+
+    async def withdraw_rematch(
+        self, game_id: str, token: str | None, cookies: Mapping[str, str], offer: str | None = None
+    ) -> ClosedOffer:
+        """The player who asked for a finished game's rematch withdraws the offer, while the other
+        seat is still free.
+
+        The credential is that player's seat token of the finished game or of the rematch table
+        (``token``, else the cookie ``seat_{id}`` of either, in ``cookies``). The rematch table is
+        closed (never joinable, left out of the lobby) and every client of both tables is told;
+        either player may then ask for a rematch again, which makes a new offer. ``offer`` names
+        the rematch table meant (default: the current offer). Withdrawing an offer already
+        closed changes nothing and answers how it was closed (a double click, or a decline that
+        came first); after the other player sat down it is too late (409).
+        """
+        return await self._close_offer(game_id, token, cookies, offer, WITHDRAWN)
+
+    async def decline_rematch(
+        self, game_id: str, token: str | None, cookies: Mapping[str, str], offer: str | None = None
+    ) -> ClosedOffer:
+        """The other player of a finished game declines its rematch offer: as ``withdraw_rematch``,
+        with the credential of the seat that did not ask; the asker's pages say it was declined,
+        and either player may ask again later (a new offer)."""
+        return await self._close_offer(game_id, token, cookies, offer, DECLINED)
+
+    async def _close_offer(
+        self, game_id: str, token: str | None, cookies: Mapping[str, str], offer: str | None, reason: str
+    ) -> ClosedOffer:
+        game = await self._game(game_id)
+        async with game.lock:
+            table = await self._offer_table(game, offer)
+            seat = _answering_seat(game, table, token, cookies)
+            if table is None:
+                if offer is not None:
+                    raise ServiceError(404, f"there is no rematch {offer!r} of this game")
+                raise ServiceError(409, "there is no rematch offer to answer: nobody asked for one")
+            closed = await self._close(game, table, seat, reason)
+        return ClosedOffer.model_validate({"id": closed.id, "by": closed.by, "reason": closed.reason})
+
+    async def _close(self, game: LiveGame, table: LiveGame, seat: int, reason: str) -> ClosedRematch:
+        """Close the offer of ``table`` for ``seat``, or tell how it was closed (under ``game``'s lock)."""
+        closed = table.info.rematch_closed
+        if table.info.status == CLOSED and closed is not None:
+            _check_role(seat, closed.by, reason)
+            return closed
+        link = game.info.rematch
+        if link is None or link.id != table.info.id:
+            raise ServiceError(409, "this rematch offer is no longer the game's: reload the page")
+        _check_role(seat, link.by, reason)
+        if link.accepted or table.info.status != "open":
+            raise ServiceError(409, TOO_LATE)
+        return await self._shut(game, table, reason)
+
+    async def _shut(self, game: LiveGame, table: LiveGame, reason: str) -> ClosedRematch:
+        """Close the open rematch ``table`` of ``game`` in the database, then in memory; tell every client."""
+        async with table.lock:
+            done = await self._db(self.store.close_rematch, game.info.id, table.info.id, reason)
+            if done is None:
+                raise ServiceError(409, TOO_LATE)
+            table.info.status, table.info.rematch_closed = CLOSED, done
+            self._broadcast(table)
+        game.info.rematch, game.info.rematch_closed = None, done
+        self._broadcast(game)
+        return done
 
     async def _take_rematch_seat(self, game: LiveGame, seat: int, cookies: Mapping[str, str]) -> SeatGrant:
         """Seat ``seat`` at the rematch table (or give back its seat to the browser that holds it)."""
@@ -434,6 +556,9 @@ class GameService:
     def _check_turn(self, game: LiveGame, seat: int) -> None:
         if game.state.is_over:
             raise ClientError("illegal_action", "the game is over: no action is legal")
+        if game.info.status == CLOSED:
+            raise ClientError("illegal_action", "this table is closed: its rematch offer was withdrawn or "
+                              "declined, so no game is played here")
         if game.info.status == "open":
             raise ClientError("not_your_turn", "wait for your opponent to take the other seat")
         if game.state.turn != seat:
@@ -463,7 +588,7 @@ class GameService:
         if seat is None:
             raise ClientError("spectator", "spectators cannot undo moves")
         async with game.lock:
-            if game.info.status == "open":
+            if game.info.status in ("open", CLOSED):
                 raise ClientError("cannot_undo", "nothing to take back: the game has not started")
             span = undo_span(game.state, seat)
             if isinstance(span, str):
@@ -586,7 +711,8 @@ class GameService:
     def _forget_if_idle(self, game: LiveGame) -> None:
         """Let a finished game with no clients leave the cache (the database keeps it)."""
         idle = not game.connections and (game.ai_task is None or game.ai_task.done())
-        if idle and game.state.is_over and self.games.get(game.info.id) is game:
+        done = game.state.is_over or game.info.status == CLOSED
+        if idle and done and self.games.get(game.info.id) is game:
             del self.games[game.info.id]
 
 
@@ -597,11 +723,45 @@ def _rematch_seat(game: LiveGame, token: str | None) -> int:
     seat = game.seat_of(token)
     if seat is None:
         raise ServiceError(403, "this seat token is not valid for this game: use the link you were given")
+    _check_rematch_game(game)
+    return seat
+
+
+def _check_rematch_game(game: LiveGame) -> None:
+    """Refuse (409) a rematch of a game that is not a finished friend game."""
     if game.info.mode != "friend":
         raise ServiceError(409, "a rematch is for games between two people: against the AI, open a new table")
     if not game.state.is_over:
         raise ServiceError(409, "the game is still being played: a rematch can be asked for once it is over")
-    return seat
+
+
+def _answering_seat(
+    game: LiveGame, table: LiveGame | None, token: str | None, cookies: Mapping[str, str]
+) -> int:
+    """The seat of ``game`` answering its rematch offer: ``token`` (else a seat cookie) of the finished
+    game or of the rematch ``table`` (same seats); refused (403, 409) otherwise."""
+    ids = [game.info.id] + ([table.info.id] if table is not None else [])
+    given = [token] if token else [c for c in (cookies.get(f"seat_{i}") for i in ids) if c]
+    if not given:
+        raise ServiceError(403, "spectators cannot answer a rematch offer: open the game with your "
+                           "seat's link")
+    for candidate in given:
+        seat = game.seat_of(candidate)
+        if seat is None and table is not None:
+            seat = table.seat_of(candidate)
+        if seat is not None:
+            _check_rematch_game(game)
+            return seat
+    raise ServiceError(403, "this seat token is not valid for this game: use the link you were given")
+
+
+def _check_role(seat: int, by: int, reason: str) -> None:
+    """Only the seat that asked withdraws an offer; only the other seat declines it (409 otherwise)."""
+    if reason == WITHDRAWN and seat != by:
+        raise ServiceError(409, "only the player who asked for the rematch can withdraw it: "
+                           "decline it instead")
+    if reason == DECLINED and seat == by:
+        raise ServiceError(409, "you asked for this rematch: withdraw the offer instead of declining it")
 
 
 def _grant(game_id: str, seat: int, token: str, invite: bool) -> SeatGrant:

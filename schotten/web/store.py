@@ -6,7 +6,10 @@ blocking calls; the service runs them in a worker thread. Rows are handed out as
 values ``GameInfo`` and ``Entry``, so nothing outside this module touches an ORM session. An
 entry is written together with the game's new status in one transaction, so a server killed
 at any moment leaves a log that replays. A rematch table is stored together with the link
-from the finished game to it, in one transaction, so a finished game has one rematch at most.
+from the finished game to it, in one transaction, so a finished game has one rematch at most
+at a time. Closing an offer (withdrawn or declined) closes its table, if its other seat is
+still free, and moves its link to the closed offers, in one transaction: an offer is either
+accepted or closed, never both.
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .db import Base, GameRow, LogRow, RematchRow, make_engine, utc
+from .db import Base, ClosedRematchRow, GameRow, LogRow, RematchRow, make_engine, utc
 
 ACTION = "action"
 UNDO = "undo"
+CLOSED = "closed"
+"""The status of a rematch table whose offer was withdrawn or declined: nobody plays there."""
+WITHDRAWN = "withdrawn"
+DECLINED = "declined"
 
 
 @dataclass(slots=True)
@@ -33,12 +40,24 @@ class Rematch:
     accepted: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ClosedRematch:
+    """A rematch offer that was closed before the other seat sat down: its table, the finished
+    game, the seat that asked, and why (``withdrawn`` by that seat, ``declined`` by the other)."""
+
+    id: str
+    game: str
+    by: int
+    reason: str
+
+
 @dataclass(slots=True)
 class GameInfo:
     """A game's row: settings, seed, seats (nicknames, token hashes), status and winner.
 
-    ``rematch`` is this game's rematch (if one was asked for), ``rematch_of`` the game this
-    table is the rematch of.
+    ``rematch`` is this game's rematch (if one is asked for or played), ``rematch_of`` the game
+    this table is the rematch of. ``rematch_closed`` is, for a finished game with no rematch,
+    its last offer that was withdrawn or declined (if any); for a closed rematch table, its own.
     """
 
     id: str
@@ -55,6 +74,7 @@ class GameInfo:
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
     rematch: Rematch | None = None
     rematch_of: str | None = None
+    rematch_closed: ClosedRematch | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +125,7 @@ def _row(info: GameInfo) -> GameRow:
 
 
 def _with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
-    """Fill in each game's rematch and the game it is the rematch of (one query)."""
+    """Fill in each game's rematch, its closed offer and the game it is the rematch of (two queries)."""
     ids = [info.id for info in infos]
     if not ids:
         return infos
@@ -120,9 +140,29 @@ def _with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
         other = hash1 if link.by_seat == 0 else hash0
         rematches[link.game_id] = Rematch(link.rematch_id, link.by_seat, other is not None)
         origins[link.rematch_id] = link.game_id
+    closed = _closed_links(session, ids)
     for info in infos:
         info.rematch, info.rematch_of = rematches.get(info.id), origins.get(info.id)
+        own = closed.get(info.id)
+        if own is not None and own.id == info.id:
+            info.rematch_of = own.game
+        info.rematch_closed = own if info.rematch is None else None
     return infos
+
+
+def _closed_links(session: Session, ids: list[str]) -> dict[str, ClosedRematch]:
+    """For each of ``ids``: its own closed offer (a closed rematch table), else its latest one (a game)."""
+    query = (
+        select(ClosedRematchRow)
+        .where(or_(ClosedRematchRow.game_id.in_(ids), ClosedRematchRow.rematch_id.in_(ids)))
+        .order_by(ClosedRematchRow.closed, ClosedRematchRow.rematch_id)
+    )
+    found: dict[str, ClosedRematch] = {}
+    for row in session.scalars(query):
+        offer = ClosedRematch(row.rematch_id, row.game_id, row.by_seat, row.reason)
+        found[row.game_id] = offer
+        found[row.rematch_id] = offer
+    return found
 
 
 def _entry(row: LogRow) -> Entry:
@@ -162,6 +202,26 @@ class Store:
             return False
         return True
 
+    def close_rematch(self, game_id: str, rematch_id: str, reason: str) -> ClosedRematch | None:
+        """Close the open offer ``rematch_id`` of ``game_id`` (``reason``: withdrawn or declined), in
+        one transaction: its table's status becomes ``closed`` and its link moves to the closed
+        offers. None (nothing changed) if that is not the game's rematch or its other seat was taken."""
+        with self._session() as session, session.begin():
+            link = session.get(RematchRow, game_id)
+            if link is None or link.rematch_id != rematch_id:
+                return None
+            close = (
+                update(GameRow)
+                .where(GameRow.id == rematch_id, GameRow.status == "open")
+                .values(status=CLOSED)
+            )
+            if not session.execute(close).rowcount:  # type: ignore[attr-defined]
+                return None
+            session.delete(link)
+            session.add(ClosedRematchRow(rematch_id=rematch_id, game_id=game_id, by_seat=link.by_seat,
+                                         reason=reason, created=utc(link.created), closed=datetime.now(UTC)))
+        return ClosedRematch(rematch_id, game_id, link.by_seat, reason)
+
     def rematch_of(self, game_id: str) -> Rematch | None:
         """The rematch of ``game_id`` as stored, or None."""
         with self._session() as session:
@@ -183,9 +243,14 @@ class Store:
             return _with_links(session, [_info(row)])[0], [_entry(e) for e in session.scalars(query)]
 
     def recent(self, limit: int) -> list[GameInfo]:
-        """The ``limit`` most recently created games, newest first."""
+        """The ``limit`` most recently created games, newest first (closed rematch tables left out)."""
         with self._session() as session:
-            query = select(GameRow).order_by(GameRow.created.desc(), GameRow.id).limit(limit)
+            query = (
+                select(GameRow)
+                .where(GameRow.status != CLOSED)
+                .order_by(GameRow.created.desc(), GameRow.id)
+                .limit(limit)
+            )
             return _with_links(session, [_info(row) for row in session.scalars(query)])
 
     def games_in_play(self, mode: str | None = None) -> list[str]:
@@ -197,12 +262,13 @@ class Store:
             return list(session.scalars(query))
 
     def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str) -> bool:
-        """Give the free ``seat`` to a player and start the game; False if the seat was taken."""
+        """Give the free ``seat`` of an open table to a player and start the game; False if the seat
+        was taken or the table is no longer open (a closed rematch table)."""
         player = GameRow.player0 if seat == 0 else GameRow.player1
         token = GameRow.token_hash0 if seat == 0 else GameRow.token_hash1
         query = (
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.mode == "friend", token.is_(None))
+            .where(GameRow.id == game_id, GameRow.mode == "friend", GameRow.status == "open", token.is_(None))
             .values({player: nickname, token: token_hash, GameRow.status: "playing"})
         )
         with self._session() as session, session.begin():

@@ -31,7 +31,7 @@ SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""
 
 STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "status", "reveal",
-              "rematch", "rematch_of"}
+              "rematch", "rematch_of", "rematch_closed"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
@@ -147,6 +147,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "reveal": reveal(state) if state.is_over else None,
         "rematch": None,
         "rematch_of": None,
+        "rematch_closed": None,
     }))
     return message
 

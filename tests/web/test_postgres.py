@@ -1,4 +1,5 @@
-"""The web app on PostgreSQL: the store, the API, a whole game over WebSockets, a restart, a rematch.
+"""The web app on PostgreSQL: the store, the API, a whole game over WebSockets, a restart, a rematch
+(offered, and declined).
 
 The server comes from ``SCHOTTEN_TEST_POSTGRES_URL`` (``scripts/setup-postgres`` sets one up
 and prints it, e.g. ``postgresql+psycopg://schotten_test:...@127.0.0.1:5432/schotten_test``).
@@ -36,6 +37,7 @@ from helpers_web import (
 from sqlalchemy import make_url, text
 from starlette.testclient import TestClient
 from test_rematch import ask, finished_game, granted, restart_and_accept
+from test_rematch_closing import answer, closed, restart_and_check
 
 from schotten.engine.record import load_record
 from schotten.web import create_app
@@ -105,7 +107,7 @@ def test_store_round_trip(database_url: str) -> None:
     try:
         store.create_schema()
         store.create_schema()
-        assert _tables_in(store) == {"games", "log_entries", "rematches"}
+        assert _tables_in(store) == {"games", "log_entries", "rematches", "closed_rematches"}
         east = timezone(timedelta(hours=5, minutes=30))
         first = datetime(2024, 3, 1, 12, 0, 0, 123456, tzinfo=east)
         info = GameInfo(id="a" * 32, variant="expert-base", rounds=99, seed=BIGGEST_SEED, mode="friend",
@@ -221,3 +223,18 @@ def test_a_rematch_survives_a_restart(pg_settings: WebSettings) -> None:
                         ai_seat=None, players=["Ann", None], token_hashes=["x" * 64, None], status="open")
         assert not service_of(client).store.add_rematch(duel.id, 1, info)
     restart_and_accept(pg_settings, duel, grant["token"])
+
+
+def test_a_declined_rematch_survives_a_restart(pg_settings: WebSettings) -> None:
+    """On a database made before offers could be closed (no closed_rematches table), an open offer
+    is declined once the table was created on start-up; it stays closed after a restart, and a new
+    one can be made; a second decline (a double click) changes nothing."""
+    with TestClient(create_app(pg_settings)) as client:
+        duel = finished_game(client)
+        grant = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
+        with service_of(client).store.engine.begin() as connection:
+            connection.execute(text("DROP TABLE closed_rematches"))
+    with TestClient(create_app(pg_settings)) as client:
+        closed(answer(client, duel.id, "decline", duel.tokens[1]), grant["id"], 0, "declined")
+        closed(answer(client, duel.id, "decline", duel.tokens[1], grant["id"]), grant["id"], 0, "declined")
+    restart_and_check(pg_settings, duel, grant, "declined")

@@ -54,10 +54,14 @@ def finished_game(client: TestClient, seed: int = SEED) -> Duel:
     return duel
 
 
-def ask(client: TestClient, game_id: str, token: str | None = None, keep_cookies: bool = False) -> Any:
-    """POST the rematch request (a token in the body if given); the client's cookies are then
-    forgotten, as if each request came from another browser, unless ``keep_cookies``."""
+def ask(client: TestClient, game_id: str, token: str | None = None, keep_cookies: bool = False,
+        offer: str | None = None) -> Any:
+    """POST the rematch request (a token in the body if given, and the offer it accepts); the
+    client's cookies are then forgotten, as if each request came from another browser, unless
+    ``keep_cookies``."""
     body = {} if token is None else {"token": token}
+    if offer is not None:
+        body["rematch"] = offer
     response = client.post(f"/api/games/{game_id}/rematch", json=body)
     if not keep_cookies:
         client.cookies.clear()
