@@ -3,7 +3,8 @@
 A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tests click
 through the lobby, play whole games against the AI (base and tactics) by picking among the
 moves the page lights up, start a friend game from two browser contexts with the invite link,
-meet again at one table when one player asks for a rematch and the other accepts it,
+meet again at one table when one player asks for a rematch and the other accepts it (or the
+asker withdraws it, or the other declines it),
 confirm and take back card plays whose draw is automatic (base game), switch the language and
 use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
 (default: a pytest temporary folder). The catalogue test needs no browser.
@@ -511,6 +512,83 @@ def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shot
     ann.wait_for_url(f"**/game/{rematch_id}?token=**")
     ann.wait_for_selector('#status[data-status="playing"]')
     assert ann.evaluate("() => window.schotten.state.seat") == 0
+
+
+def game_of(page: Any) -> str:
+    """The id of the game a page shows."""
+    return str(page.url.split("/game/")[1].split("?")[0])
+
+
+def open_tables(page: Any, url: str) -> list[str]:
+    """The ids of the lobby's open tables."""
+    page.goto(f"{url}/")
+    page.wait_for_selector("#open-tables li")
+    found = page.eval_on_selector_all("#open-tables [data-table]", "ns => ns.map(n => n.dataset.table)")
+    return [str(i) for i in found]
+
+
+def ask_again(ann: Any, bob: Any, game_id: str) -> str:
+    """Ann clicks Play again on the finished game and goes to the new rematch table; Bob's page
+    offers it. The table's id."""
+    ann.click("#play-again")
+    ann.wait_for_url(lambda url: "/game/" in url and game_id not in url)
+    ann.wait_for_selector("#withdraw-rematch")
+    bob.wait_for_selector("#decline-rematch")
+    return game_of(ann)
+
+
+def test_a_rematch_withdrawn_then_declined(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Ann asks and withdraws (Cancel rematch at the rematch table): Bob's page stops offering it at
+    once and after a reload. Ann asks again and Bob declines: Ann's page at the table says so, and
+    after a reload too; neither table is left in the lobby. A third offer is withdrawn from the
+    finished game's page."""
+    game_id, links = finished_friend_game(server.url, seed=8)
+    ann, bob = pages.page(), pages.page()
+    for page, link in ((ann, links[0]), (bob, links[1])):
+        page.goto(f"{server.url}{link}")
+        page.wait_for_selector("#result:not([hidden])")
+    first = ask_again(ann, bob, game_id)
+    assert "accept the rematch" in ann.inner_text("#status")
+    ann.click("#withdraw-rematch")
+    ann.wait_for_url(f"**/game/{game_id}")
+    ann.wait_for_selector("#rematch .rematch-closed")
+    assert ann.inner_text("#rematch .rematch-closed") == "You withdrew your rematch offer."
+    bob.wait_for_selector("#accept-rematch", state="detached")
+    assert bob.inner_text("#rematch .rematch-closed") == "Ann withdrew the rematch offer."
+    assert "Ann withdrew the rematch offer." in bob.inner_text("#message")
+    bob.reload()
+    bob.wait_for_selector("#rematch .rematch-closed")
+    assert bob.locator("#accept-rematch").count() == 0 and bob.locator("#play-again").is_visible()
+
+    second = ask_again(ann, bob, game_id)
+    assert second != first
+    bob.click("#decline-rematch")
+    ann.wait_for_selector('#status[data-status="closed"]')
+    assert ann.inner_text("#status") == "The rematch was declined."
+    assert "The rematch was declined." in ann.inner_text("#message")
+    ann.screenshot(path=str(shots / "rematch-declined.png"), full_page=True)
+    bob.wait_for_selector("#rematch .rematch-closed")
+    assert bob.inner_text("#rematch .rematch-closed") == "You declined the rematch."
+    ann.reload()
+    ann.wait_for_selector("#back-to-game")
+    assert ann.inner_text("#status") == "The rematch was declined."
+    assert ann.locator("#hand .card.playable").count() == 0, "nothing is played at a closed table"
+    assert not {first, second} & set(open_tables(pages.page(), server.url))
+
+    ann.click("#back-to-game")
+    ann.wait_for_url(f"**/game/{game_id}")
+    ann.wait_for_selector("#rematch .rematch-closed")
+    assert ann.inner_text("#rematch .rematch-closed") == "Bob declined the rematch."
+    third = ask_again(ann, bob, game_id)
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector("#rematch #withdraw-rematch")
+    ann.click("#withdraw-rematch")
+    ann.wait_for_selector("#rematch .rematch-closed")
+    bob.wait_for_selector("#accept-rematch", state="detached")
+    bob.select_option("#lang", "pt")
+    bob.wait_for_function("() => document.documentElement.lang === 'pt'")
+    assert bob.inner_text("#rematch .rematch-closed") == "Ann retirou o pedido de revanche."
+    assert third not in open_tables(pages.page(), server.url)
 
 
 # ---------------------------------------------------------------------- confirming a card play

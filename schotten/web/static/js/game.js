@@ -9,7 +9,9 @@
 //
 // At the end of a friend game "Play again" asks the server for the rematch: the first player
 // to ask opens its table, and the other player's page (told by a state message whose
-// `rematch` names it) offers to take the seat kept for them at that same table.
+// `rematch` names it) offers to take the seat kept for them at that same table, or to decline.
+// Until then the asker may withdraw the offer (from either page). A withdrawn or declined offer
+// closes its table (`rematch_closed` says how); either player may then ask again.
 
 import {
   cleanNickname, clearMessage, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage,
@@ -97,6 +99,12 @@ function parseLegal(legal) {
   return L;
 }
 
+/** The moves the page offers: the seat's legal actions while the game is played (none while a
+ * table waits for its second player, or was closed). */
+function legalNow() {
+  return game.msg.status === "playing" ? game.msg.view.legal : [];
+}
+
 function isPlayable(L, card) {
   return L.plays.has(card) || L.ruses.includes(card);
 }
@@ -114,7 +122,7 @@ function send(data) {
 
 function act(action) {
   if (game.pending || !game.msg || game.provisional) return;
-  if (!game.msg.view.legal.includes(action)) {
+  if (!legalNow().includes(action)) {
     showMessage(t("That move is not allowed now."));
     return;
   }
@@ -208,12 +216,20 @@ function bottomSeat() {
 }
 
 function isMine() {
-  return game.msg.view.legal.length > 0;
+  return legalNow().length > 0;
+}
+
+/** Why a closed rematch table is closed, as its own page tells it. */
+function closedTableText() {
+  const closed = game.msg.rematch_closed;
+  return closed && closed.reason === "declined" ? t("The rematch was declined.")
+    : t("The rematch offer was withdrawn.");
 }
 
 function statusText() {
   const { msg } = game;
   if (msg.status === "over") return t("Game over");
+  if (msg.status === "closed") return closedTableText();
   if (msg.status === "open" && msg.rematch_of) return t("Waiting for your opponent to accept the rematch…");
   if (msg.status === "open") return t("Waiting for an opponent to join…");
   if (isMine()) return t("Your turn");
@@ -360,7 +376,7 @@ function claimMap(L) {
 }
 
 function renderBoardAndPrompt() {
-  const L = parseLegal(game.msg.view.legal);
+  const L = parseLegal(legalNow());
   const { last } = game.msg;
   renderBoard(byId("board"), game.msg.view, {
     bottom: bottomSeat(),
@@ -462,8 +478,8 @@ function waitingPrompt() {
   const { msg } = game;
   const { view } = msg;
   const parts = [];
-  if (msg.status === "open") {
-    parts.push(el("p", { text: statusText() }));
+  if (msg.status === "open" || msg.status === "closed") {
+    parts.push(el("p", { text: statusText() }), ...rematchTableControls());
   } else if (msg.status === "playing") {
     parts.push(el("p", { text: t("Waiting for {name}…", { name: names()[view.turn] }) }));
   }
@@ -477,10 +493,23 @@ function waitingPrompt() {
   return parts;
 }
 
+/** On a rematch table: the asker may withdraw the offer while it is open; once closed, go back. */
+function rematchTableControls() {
+  const { msg } = game;
+  if (!msg.rematch_of) return [];
+  if (msg.status === "closed") {
+    return [el("a", { class: "btn", text: t("Back to the game"),
+      attrs: { id: "back-to-game", href: `/game/${encodeURIComponent(msg.rematch_of)}` } })];
+  }
+  if (msg.seat !== 0 && msg.seat !== 1) return [];
+  return [el("button", { class: "btn", text: t("Cancel rematch"),
+    attrs: { type: "button", id: "withdraw-rematch" }, on: { click: withdrawFromTable } })];
+}
+
 /** Buttons for any legal action the page shows nowhere else (a safety net). */
 function otherMoves(L) {
   const shown = new Set([...document.querySelectorAll("[data-action]")].map((n) => n.dataset.action));
-  const missing = game.msg.view.legal.filter((a) => !shown.has(a) && !/^\w\w@[1-9]$/.test(a)
+  const missing = legalNow().filter((a) => !shown.has(a) && !/^\w\w@[1-9]$/.test(a)
     && !(RUSE_CODES.includes(a) && isPlayable(L, a)));
   if (!missing.length) return [];
   const who = names()[game.msg.seat];
@@ -566,34 +595,53 @@ function renderResult() {
   renderRematch();
 }
 
-function rematchButton(id, label, primary) {
+function rematchButton(id, label, primary, onClick = playAgain) {
   return el("button", {
     class: primary ? "btn primary" : "btn",
     text: label,
     attrs: { type: "button", id },
-    on: { click: playAgain },
+    on: { click: onClick },
   });
 }
 
-/** What the seat may do about the rematch: accept the other's offer, or go to the table it sits at. */
+/** What the seat may do about the rematch: accept or decline the other's offer, or go to the
+ * table it sits at (and withdraw its own offer while nobody accepted it). */
 function seatRematch(rematch, seat) {
   const other = names()[1 - seat];
   if (seat !== rematch.by && !rematch.accepted) {
     return [el("p", { class: "rematch-offer", text: t("{name} wants a rematch.", { name: names()[rematch.by] }) }),
-      rematchButton("accept-rematch", t("Accept the rematch"), true)];
+      rematchButton("accept-rematch", t("Accept the rematch"), true, acceptRematch),
+      rematchButton("decline-rematch", t("Decline the rematch"), false, declineRematch)];
   }
   const text = rematch.accepted ? t("The rematch has started.")
     : t("You asked for a rematch: waiting for {name}.", { name: other });
-  return [el("p", { text }), rematchButton("go-to-rematch", t("Go to the rematch"), true)];
+  const go = rematchButton("go-to-rematch", t("Go to the rematch"), true);
+  if (rematch.accepted) return [el("p", { text }), go];
+  return [el("p", { text }), go, rematchButton("withdraw-rematch", t("Cancel rematch"), false, withdrawFromGame)];
+}
+
+/** How the last rematch offer of this finished game was closed, as this seat (or a spectator) reads it. */
+function closedOfferText(closed, seat) {
+  const asker = names()[closed.by];
+  const other = names()[1 - closed.by];
+  if (closed.reason === "declined") {
+    return seat === 1 - closed.by ? t("You declined the rematch.") : t("{name} declined the rematch.", { name: other });
+  }
+  return seat === closed.by ? t("You withdrew your rematch offer.")
+    : t("{name} withdrew the rematch offer.", { name: asker });
 }
 
 function renderRematch() {
   const { rematch, seat } = game.msg;
+  const closed = game.msg.rematch_closed;
   const seated = seat === 0 || seat === 1;
   byId("play-again").hidden = !seated || Boolean(rematch);
   const box = byId("rematch");
-  box.hidden = !rematch;
-  if (!rematch) return;
+  box.hidden = !rematch && !closed;
+  if (!rematch) {
+    if (closed) fill(box, el("p", { class: "rematch-closed", text: closedOfferText(closed, seat) }));
+    return;
+  }
   if (seated) {
     fill(box, ...seatRematch(rematch, seat));
     return;
@@ -605,11 +653,25 @@ function renderRematch() {
   }));
 }
 
-/** Say so when the other player asks for a rematch while this page is open. */
+/** Whether `seat` is the player who did not close the offer (the asker of a declined one, the
+ * other player of a withdrawn one): the one to be told. */
+function toldOfClosing(closed, seat) {
+  const closer = closed.reason === "declined" ? 1 - closed.by : closed.by;
+  return (seat === 0 || seat === 1) && seat !== closer;
+}
+
+/** Say so when the other player asks for a rematch, withdraws it or declines it while this page is open. */
 function announceRematch(before, msg) {
+  if (!before) return;
   const { rematch } = msg;
-  if (!before || before.rematch || !rematch || msg.seat === rematch.by) return;
-  showMessage(t("{name} wants a rematch.", { name: names()[rematch.by] }), "info");
+  const closed = msg.rematch_closed;
+  if (!before.rematch && rematch && msg.seat !== rematch.by) {
+    showMessage(t("{name} wants a rematch.", { name: names()[rematch.by] }), "info");
+  } else if (closed && before.rematch && !rematch && toldOfClosing(closed, msg.seat)) {
+    showMessage(closedOfferText(closed, msg.seat), "info");
+  } else if (closed && before.status === "open" && msg.status === "closed" && toldOfClosing(closed, msg.seat)) {
+    showMessage(closedTableText(), "info");
+  }
 }
 
 function announceRounds() {
@@ -623,7 +685,7 @@ function announceRounds() {
 }
 
 function render() {
-  const L = parseLegal(game.msg.view.legal);
+  const L = parseLegal(legalNow());
   if (game.selected && !(game.msg.view.phase === "PLAY" && isPlayable(L, game.selected))) game.selected = null;
   const bottom = bottomSeat();
   renderStatus();
@@ -746,7 +808,70 @@ function askRematch() {
 function rematchError(error) {
   if (error.status === 403) return t("Only the players of this game can ask for a rematch.");
   if (error.status === 409) return t("You already took your seat in the rematch: open it from the browser you took it in.");
+  if (error.status === 410) return t("This rematch offer is no longer open.");
   return error.message;
+}
+
+function answerError(error) {
+  if (error.status === 403) return t(ERROR_TEXT.bad_token);
+  if (error.status === 409) return t("Too late: the rematch has already started.");
+  return error.message;
+}
+
+/** Run one rematch request for a button (one at a time, the button disabled meanwhile); errors are
+ * shown with `explain`. Resolves to the answer, or null after an error. */
+async function rematchRequest(event, call, explain) {
+  if (game.asking) return null;
+  const node = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
+  game.asking = true;
+  if (node) node.disabled = true;
+  try {
+    return await call();
+  } catch (error) {
+    showMessage(explain(error));
+    return null;
+  } finally {
+    game.asking = false;
+    if (node) node.disabled = false;
+  }
+}
+
+/** POST an answer to this finished game's current rematch offer ("withdraw" or "decline"). */
+function answerOffer(answer) {
+  const offer = game.msg.rematch ? game.msg.rematch.id : null;
+  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch/${answer}`, { token: token || null, rematch: offer });
+}
+
+/** Accept the other player's offer: take the seat kept at its table, unless it was withdrawn meanwhile. */
+async function acceptRematch(event) {
+  const offer = game.msg.rematch ? game.msg.rematch.id : null;
+  const body = { token: token || null, rematch: offer };
+  const path = `/api/games/${encodeURIComponent(gameId)}/rematch`;
+  const seat = await rematchRequest(event, () => postJSON(path, body), rematchError);
+  if (seat) {
+    game.asking = true;
+    window.location.assign(seat.url);
+  }
+}
+
+function declineRematch(event) {
+  return rematchRequest(event, () => answerOffer("decline"), answerError);
+}
+
+function withdrawFromGame(event) {
+  return rematchRequest(event, () => answerOffer("withdraw"), answerError);
+}
+
+/** On the rematch table: withdraw its offer (this seat's token of the table), then go back to the game. */
+async function withdrawFromTable(event) {
+  const from = game.msg.rematch_of;
+  const body = { token: token || null, rematch: gameId };
+  const path = `/api/games/${encodeURIComponent(from)}/rematch/withdraw`;
+  const closed = await rematchRequest(event, () => postJSON(path, body), answerError);
+  if (closed) {
+    game.asking = true;
+    window.location.assign(`/game/${encodeURIComponent(from)}`);
+  }
 }
 
 async function playAgain(event) {
