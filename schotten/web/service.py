@@ -69,6 +69,12 @@ NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
 """The error of a seat asked for at a table with none free."""
 TOO_LATE = "too late: the other player took the seat, the rematch has started"
 """The error of an offer withdrawn or declined after it was accepted."""
+NOTHING_AT_A_CLOSED_TABLE = {
+    "record": "there is no game record to download",
+    "replay": "there is nothing to replay",
+    "rematch": "there is no game here to have a rematch of: answer or ask from the page of the game before",
+}
+"""What each request needing a game is told at a closed rematch table (see ``closed_table_error``)."""
 
 
 class ServiceError(Exception):
@@ -510,13 +516,15 @@ class GameService:
         return token
 
     async def record(self, game_id: str) -> dict[str, Any]:
-        """The game record of a finished game (409 while it is played: it would reveal hidden cards)."""
+        """The game record of a finished game (409 while it is played: it would reveal hidden cards;
+        409 too at a closed rematch table, where no game was played)."""
         game = await self._finished(game_id, "record")
         names = [p or f"player {i + 1}" for i, p in enumerate(game.info.players)]
         return record_of(game.state, players=names, created=game.info.created.isoformat())
 
     async def replay(self, game_id: str) -> dict[str, Any]:
-        """A finished game step by step, every card shown (409 while it is played)."""
+        """A finished game step by step, every card shown (409 while it is played, or at a closed
+        rematch table: nothing was played there)."""
         game = await self._finished(game_id, "replay")
         steps = self._replays.get(game_id)
         if steps is None:
@@ -528,7 +536,11 @@ class GameService:
         return {"table": table_of(game.info).model_dump(), "steps": steps}
 
     async def _finished(self, game_id: str, what: str) -> LiveGame:
+        """The finished game ``game_id``; 409 for a closed rematch table (no game was played there)
+        or a game not over yet (its ``what`` would reveal hidden cards)."""
         game = await self._game(game_id)
+        if game.info.status == CLOSED:
+            raise closed_table_error(game.info, what)
         if not game.state.is_over:
             raise ServiceError(
                 409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"
@@ -731,6 +743,8 @@ def _check_rematch_game(game: LiveGame) -> None:
     """Refuse (409) a rematch of a game that is not a finished friend game."""
     if game.info.mode != "friend":
         raise ServiceError(409, "a rematch is for games between two people: against the AI, open a new table")
+    if game.info.status == CLOSED:
+        raise closed_table_error(game.info, "rematch")
     if not game.state.is_over:
         raise ServiceError(409, "the game is still being played: a rematch can be asked for once it is over")
 
@@ -753,6 +767,14 @@ def _answering_seat(
             _check_rematch_game(game)
             return seat
     raise ServiceError(403, "this seat token is not valid for this game: use the link you were given")
+
+
+def closed_table_error(info: GameInfo, what: str) -> ServiceError:
+    """The refusal (409) of a request about ``what`` (a key of ``NOTHING_AT_A_CLOSED_TABLE``) at
+    the closed rematch table ``info``: its offer was withdrawn or declined before anyone played."""
+    how = info.rematch_closed.reason if info.rematch_closed is not None else "withdrawn or declined"
+    return ServiceError(409, f"this table was closed before its game began (the rematch offer was {how}): "
+                        f"{NOTHING_AT_A_CLOSED_TABLE[what]}")
 
 
 def _check_role(seat: int, by: int, reason: str) -> None:

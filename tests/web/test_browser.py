@@ -4,7 +4,8 @@ A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tes
 through the lobby, play whole games against the AI (base and tactics) by picking among the
 moves the page lights up, start a friend game from two browser contexts with the invite link,
 meet again at one table when one player asks for a rematch and the other accepts it (or the
-asker withdraws it, or the other declines it),
+asker withdraws it, or the other declines it; the closed table's replay page says no game was
+played there),
 confirm and take back card plays whose draw is automatic (base game), switch the language and
 use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
 (default: a pytest temporary folder). The catalogue test needs no browser.
@@ -30,6 +31,7 @@ from browser_helpers import (
     finished_friend_game,
     page_msgids,
     placeholders,
+    post_json,
     read_catalogue,
 )
 
@@ -589,6 +591,39 @@ def test_a_rematch_withdrawn_then_declined(pages: Browser, server: LiveServer, s
     bob.wait_for_function("() => document.documentElement.lang === 'pt'")
     assert bob.inner_text("#rematch .rematch-closed") == "Ann retirou o pedido de revanche."
     assert third not in open_tables(pages.page(), server.url)
+
+
+CLOSED_REPLAY = ("This table was closed before its game began (the rematch offer was withdrawn or "
+                 "declined): there is nothing to replay.")
+
+
+def test_the_replay_page_of_a_closed_table(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """An open rematch table's replay page says its game is not over yet; once the offer is
+    withdrawn, the page says no game was played there (not that one is being played), offers no
+    replay controls, leads back to the finished game, and speaks the reader's language."""
+    game_id, links = finished_friend_game(server.url, seed=9)
+    token = links[0].split("token=")[1]
+    offer = post_json(f"{server.url}/api/games/{game_id}/rematch", {"token": token})
+    page = pages.page()
+    page.goto(f"{server.url}/replay/{offer['id']}")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "not over yet" in page.inner_text("#message")
+    post_json(f"{server.url}/api/games/{game_id}/rematch/withdraw", {"token": token})
+    page.reload()
+    page.wait_for_selector("#replay-closed")
+    assert page.inner_text("#replay-closed") == CLOSED_REPLAY
+    assert page.locator("#slider, #download, #play").count() == 0
+    assert page.locator("#board").is_hidden(), "no empty board is drawn"
+    assert page.locator("#message").is_hidden(), "no claim that the game is still being played"
+    page.screenshot(path=str(shots / "replay-closed.png"), full_page=True)
+    page.click("#back-to-game")
+    page.wait_for_url(f"**/game/{game_id}")
+    page.wait_for_selector("#result:not([hidden])")
+    reader = pages.page(locale="pt-PT")
+    reader.goto(f"{server.url}/replay/{offer['id']}")
+    reader.wait_for_selector("#replay-closed")
+    assert reader.inner_text("#replay-closed") == read_catalogue("pt")[CLOSED_REPLAY]
+    assert reader.inner_text("#back-to-game") == read_catalogue("pt")["Back to the game"]
 
 
 # ---------------------------------------------------------------------- confirming a card play

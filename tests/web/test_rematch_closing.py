@@ -241,6 +241,32 @@ def test_a_closed_table_takes_no_moves(client: TestClient) -> None:
     assert table(client, grant["id"])["players"] == ["Ann", None]
 
 
+@pytest.mark.parametrize(("what", "seat", "reason"), [("withdraw", 0, "withdrawn"),
+                                                      ("decline", 1, "declined")])
+def test_a_closed_table_has_no_replay_nor_record(
+        client: TestClient, what: str, seat: int, reason: str) -> None:
+    """A closed table never had a game: its replay and record are refused (409) saying so, not as
+    a game still being played; asking or answering a rematch of it is refused the same way. The
+    finished game's own replay and record are still there."""
+    duel, grant = offer_made(client)
+    closed(answer(client, duel.id, what, duel.tokens[seat]), grant["id"], 0, reason)
+    said = f"this table was closed before its game began (the rematch offer was {reason})"
+    requests = {
+        "nothing to replay": lambda: client.get(f"/api/games/{grant['id']}/replay"),
+        "no game record": lambda: client.get(f"/api/games/{grant['id']}/record"),
+        "record to download": lambda: client.get(f"/api/games/{grant['id']}/record?download=1"),
+        "rematch of": lambda: ask(client, grant["id"], grant["token"]),
+        "game before": lambda: answer(client, grant["id"], "withdraw", grant["token"]),
+    }
+    for words, send in requests.items():
+        response = send()
+        refused(response, 409, said)
+        assert words in response.json()["error"] and "still being played" not in response.text, words
+    assert table(client, grant["id"])["status"] == "closed"
+    assert client.get(f"/api/games/{duel.id}/replay").status_code == 200
+    assert client.get(f"/api/games/{duel.id}/record").status_code == 200
+
+
 # ---------------------------------------------------------------------- double clicks, races
 
 

@@ -111,6 +111,30 @@ function wire() {
   });
 }
 
+/** A closed rematch table never had a game: say so where it stays, in place of the controls,
+ * with a way back to the finished game it was the rematch of. */
+function showClosed(table) {
+  const text = t("This table was closed before its game began (the rematch offer was withdrawn or declined): there is nothing to replay.");
+  const back = table.rematch_of ? el("a", {
+    class: "btn", text: t("Back to the game"),
+    attrs: { id: "back-to-game", href: `/game/${encodeURIComponent(table.rematch_of)}` },
+  }) : null;
+  fill(document.querySelector(".replay-controls"),
+    el("p", { class: "step", text, attrs: { id: "replay-closed", role: "status" } }), back);
+  for (const node of document.querySelectorAll("#panel-top, .middle, #panel-bottom, #outcome")) node.hidden = true;
+}
+
+/** Why the replay was refused: a closed table has none (its table says so), any other game is not over yet. */
+async function showRefusal(error) {
+  if (error.status !== 409) {
+    showMessage(error.message);
+    return;
+  }
+  const table = await getJSON(`/api/games/${encodeURIComponent(gameId)}`).catch(() => null);
+  if (table && table.status === "closed") showClosed(table);
+  else showMessage(t("This game is not over yet: its replay opens once it ends."));
+}
+
 async function main() {
   await initI18n();
   const download = byId("download");
@@ -121,7 +145,7 @@ async function main() {
     replay.steps = data.steps;
     replay.table = data.table;
   } catch (error) {
-    showMessage(error.status === 409 ? t("This game is not over yet: its replay opens once it ends.") : error.message);
+    await showRefusal(error);
     return;
   }
   byId("slider").max = String(replay.steps.length - 1);
