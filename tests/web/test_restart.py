@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import pytest
 from helpers_web import SEED, Duel, choose, log_of, receive_state, service_of, socket_path, test_settings
 from starlette.testclient import TestClient
