@@ -75,6 +75,13 @@ NOTHING_AT_A_CLOSED_TABLE = {
     "rematch": "there is no game here to have a rematch of: answer or ask from the page of the game before",
 }
 """What each request needing a game is told at a closed rematch table (see ``closed_table_error``)."""
+NOTHING_YET = {
+    "record": "there is no game record to download yet",
+    "replay": "there is nothing to replay yet",
+}
+"""What a replay or record is told at a table waiting for its second player (see ``_finished``)."""
+NOT_BEGUN = "the game has not begun yet: this table is waiting for its second player, so {}"
+"""The refusal (409) of a replay or record at an open table, filled in from ``NOTHING_YET``."""
 
 
 class ServiceError(Exception):
@@ -517,14 +524,15 @@ class GameService:
 
     async def record(self, game_id: str) -> dict[str, Any]:
         """The game record of a finished game (409 while it is played: it would reveal hidden cards;
-        409 too at a closed rematch table, where no game was played)."""
+        409 too at a closed rematch table, where no game was played, and at one still waiting for
+        its second player)."""
         game = await self._finished(game_id, "record")
         names = [p or f"player {i + 1}" for i, p in enumerate(game.info.players)]
         return record_of(game.state, players=names, created=game.info.created.isoformat())
 
     async def replay(self, game_id: str) -> dict[str, Any]:
         """A finished game step by step, every card shown (409 while it is played, or at a closed
-        rematch table: nothing was played there)."""
+        rematch table or one waiting for its second player: nothing was played there)."""
         game = await self._finished(game_id, "replay")
         steps = self._replays.get(game_id)
         if steps is None:
@@ -536,11 +544,14 @@ class GameService:
         return {"table": table_of(game.info).model_dump(), "steps": steps}
 
     async def _finished(self, game_id: str, what: str) -> LiveGame:
-        """The finished game ``game_id``; 409 for a closed rematch table (no game was played there)
-        or a game not over yet (its ``what`` would reveal hidden cards)."""
+        """The finished game ``game_id``; 409 for a closed rematch table (no game was played there),
+        a table waiting for its second player (its game has not begun) or a game not over yet (its
+        ``what`` would reveal hidden cards)."""
         game = await self._game(game_id)
         if game.info.status == CLOSED:
             raise closed_table_error(game.info, what)
+        if game.info.status == "open":
+            raise ServiceError(409, NOT_BEGUN.format(NOTHING_YET[what]))
         if not game.state.is_over:
             raise ServiceError(
                 409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"

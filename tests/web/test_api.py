@@ -147,8 +147,34 @@ def test_records_and_replays_only_for_finished_games(client: TestClient) -> None
     join(client, grant["id"])
     for what in ("record", "replay"):
         response = client.get(f"/api/games/{grant['id']}/{what}")
-        assert response.status_code == 409 and "R10.4" in response.json()["error"]
+        assert response.status_code == 409 and response.json()["error"] == (
+            f"the game is still being played: its {what} would reveal hidden cards (R10.4)")
         assert client.get(f"/api/games/nosuchgame/{what}").status_code == 404
+
+
+NOT_BEGUN = "the game has not begun yet: this table is waiting for its second player, so "
+
+
+def test_no_record_nor_replay_before_the_second_player(client: TestClient) -> None:
+    """A friend table waiting for its second player has no game yet: its replay and record (also
+    the download) are refused (409, as for a game in play) saying so, not that a game is being
+    played; once the second player sits down, the game in play is refused as such (R10.4)."""
+    grant = create(client)
+    requests = {
+        f"/api/games/{grant['id']}/replay": "there is nothing to replay yet",
+        f"/api/games/{grant['id']}/record": "there is no game record to download yet",
+        f"/api/games/{grant['id']}/record?download=1": "there is no game record to download yet",
+    }
+    for path, nothing in requests.items():
+        response = client.get(path)
+        assert response.status_code == 409, path
+        assert response.json() == {"error": NOT_BEGUN + nothing}, path
+        assert "content-disposition" not in response.headers, path
+    assert client.get(f"/api/games/{grant['id']}").json()["status"] == "open"
+    join(client, grant["id"])
+    for path in requests:
+        response = client.get(path)
+        assert response.status_code == 409 and "still being played" in response.json()["error"], path
 
 
 def test_record_of_a_finished_game(client: TestClient) -> None:

@@ -5,7 +5,7 @@ through the lobby, play whole games against the AI (base and tactics) by picking
 moves the page lights up, start a friend game from two browser contexts with the invite link,
 meet again at one table when one player asks for a rematch and the other accepts it (or the
 asker withdraws it, or the other declines it; the closed table's replay page says no game was
-played there),
+played there, and a table waiting for its second player's that its game has not begun),
 confirm and take back card plays whose draw is automatic (base game), switch the language and
 use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
 (default: a pytest temporary folder). The catalogue test needs no browser.
@@ -595,10 +595,12 @@ def test_a_rematch_withdrawn_then_declined(pages: Browser, server: LiveServer, s
 
 CLOSED_REPLAY = ("This table was closed before its game began (the rematch offer was withdrawn or "
                  "declined): there is nothing to replay.")
+NOT_BEGUN_REPLAY = ("This game has not begun yet: the table is waiting for its second player, so "
+                    "there is nothing to replay yet.")
 
 
 def test_the_replay_page_of_a_closed_table(pages: Browser, server: LiveServer, shots: Path) -> None:
-    """An open rematch table's replay page says its game is not over yet; once the offer is
+    """An open rematch table's replay page says its game has not begun yet; once the offer is
     withdrawn, the page says no game was played there (not that one is being played), offers no
     replay controls, leads back to the finished game, and speaks the reader's language."""
     game_id, links = finished_friend_game(server.url, seed=9)
@@ -606,8 +608,8 @@ def test_the_replay_page_of_a_closed_table(pages: Browser, server: LiveServer, s
     offer = post_json(f"{server.url}/api/games/{game_id}/rematch", {"token": token})
     page = pages.page()
     page.goto(f"{server.url}/replay/{offer['id']}")
-    page.wait_for_selector("#message:not([hidden])")
-    assert "not over yet" in page.inner_text("#message")
+    page.wait_for_selector("#replay-not-begun")
+    assert page.inner_text("#replay-not-begun") == NOT_BEGUN_REPLAY
     post_json(f"{server.url}/api/games/{game_id}/rematch/withdraw", {"token": token})
     page.reload()
     page.wait_for_selector("#replay-closed")
@@ -624,6 +626,36 @@ def test_the_replay_page_of_a_closed_table(pages: Browser, server: LiveServer, s
     reader.wait_for_selector("#replay-closed")
     assert reader.inner_text("#replay-closed") == read_catalogue("pt")[CLOSED_REPLAY]
     assert reader.inner_text("#back-to-game") == read_catalogue("pt")["Back to the game"]
+
+
+def test_the_replay_page_of_a_table_waiting_for_its_second_player(
+        pages: Browser, server: LiveServer, shots: Path) -> None:
+    """A friend table waiting for its second player: its replay page says the game has not begun
+    (not that it is being played), offers no replay controls nor empty board, leads back to the
+    table, and speaks the reader's language; once Bob sits down, the page says the game is not
+    over yet."""
+    grant = post_json(f"{server.url}/api/tables", {"mode": "friend", "nickname": "Ann", "seat": 0})
+    page = pages.page()
+    page.goto(f"{server.url}/replay/{grant['id']}")
+    page.wait_for_selector("#replay-not-begun")
+    assert page.inner_text("#replay-not-begun") == NOT_BEGUN_REPLAY
+    assert page.locator("#slider, #download, #play").count() == 0
+    assert page.locator("#board").is_hidden(), "no empty board is drawn"
+    assert page.locator("#message").is_hidden(), "no claim that the game is being played"
+    page.screenshot(path=str(shots / "replay-not-begun.png"), full_page=True)
+    page.click("#back-to-game")
+    page.wait_for_url(f"**/game/{grant['id']}")
+    page.wait_for_selector('#status[data-status="open"]')
+    for lang, locale in (("pt", "pt-PT"), ("ca", "ca-ES")):
+        reader = pages.page(locale=locale)
+        reader.goto(f"{server.url}/replay/{grant['id']}")
+        reader.wait_for_selector("#replay-not-begun")
+        assert reader.inner_text("#replay-not-begun") == read_catalogue(lang)[NOT_BEGUN_REPLAY]
+    post_json(f"{server.url}/api/tables/{grant['id']}/join", {"nickname": "Bob"})
+    page.goto(f"{server.url}/replay/{grant['id']}")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message") == "This game is not over yet: its replay opens once it ends."
+    assert page.locator("#replay-not-begun").count() == 0
 
 
 # ---------------------------------------------------------------------- confirming a card play

@@ -228,6 +228,25 @@ def test_who_may_ask_for_a_rematch(client: TestClient) -> None:
     assert lobby[grant["id"]]["players"] == ["Ann", None]
 
 
+def test_a_rematch_not_yet_accepted_has_no_replay(client: TestClient) -> None:
+    """While its kept seat is free a rematch table's game has not begun: its replay and record are
+    refused (409) saying it waits for its second player, not that it is being played; once the
+    other player accepts, the game in play is refused as such (R10.4)."""
+    duel = finished_game(client)
+    grant = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
+    paths = [f"/api/games/{grant['id']}/{what}" for what in ("replay", "record", "record?download=1")]
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 409, path
+        error = response.json()["error"]
+        assert error.startswith("the game has not begun yet: this table is waiting for its second player")
+        assert "still being played" not in error, path
+    granted(ask(client, duel.id, duel.tokens[1]), grant["id"], 1)
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 409 and "still being played" in response.json()["error"], path
+
+
 def restart_and_accept(settings: WebSettings, duel: Duel, first_token: str) -> None:
     """A new app on the same database: the finished game still knows its rematch and the other
     player takes the seat kept for them."""

@@ -111,20 +111,34 @@ function wire() {
   });
 }
 
-/** A closed rematch table never had a game: say so where it stays, in place of the controls,
- * with a way back to the finished game it was the rematch of. */
-function showClosed(table) {
-  const text = t("This table was closed before its game began (the rematch offer was withdrawn or declined): there is nothing to replay.");
-  const back = table.rematch_of ? el("a", {
+/** No game was played at this table (yet): say why where it stays, in place of the controls
+ * (no empty board, no record download), with a way back to the game page ``backTo``. */
+function showNoGame(id, text, backTo) {
+  const back = backTo ? el("a", {
     class: "btn", text: t("Back to the game"),
-    attrs: { id: "back-to-game", href: `/game/${encodeURIComponent(table.rematch_of)}` },
+    attrs: { id: "back-to-game", href: `/game/${encodeURIComponent(backTo)}` },
   }) : null;
   fill(document.querySelector(".replay-controls"),
-    el("p", { class: "step", text, attrs: { id: "replay-closed", role: "status" } }), back);
+    el("p", { class: "step", text, attrs: { id, role: "status" } }), back);
   for (const node of document.querySelectorAll("#panel-top, .middle, #panel-bottom, #outcome")) node.hidden = true;
 }
 
-/** Why the replay was refused: a closed table has none (its table says so), any other game is not over yet. */
+/** A closed rematch table never had a game: back to the finished game it was the rematch of. */
+function showClosed(table) {
+  showNoGame("replay-closed",
+    t("This table was closed before its game began (the rematch offer was withdrawn or declined): there is nothing to replay."),
+    table.rematch_of);
+}
+
+/** A table waiting for its second player has no game yet: back to the table itself. */
+function showNotBegun(table) {
+  showNoGame("replay-not-begun",
+    t("This game has not begun yet: the table is waiting for its second player, so there is nothing to replay yet."),
+    table.id);
+}
+
+/** Why the replay was refused: a closed table has none, an open one none yet (its table says
+ * which), any other game is not over yet. */
 async function showRefusal(error) {
   if (error.status !== 409) {
     showMessage(error.message);
@@ -132,6 +146,7 @@ async function showRefusal(error) {
   }
   const table = await getJSON(`/api/games/${encodeURIComponent(gameId)}`).catch(() => null);
   if (table && table.status === "closed") showClosed(table);
+  else if (table && table.status === "open") showNotBegun(table);
   else showMessage(t("This game is not over yet: its replay opens once it ends."));
 }
 
