@@ -78,10 +78,13 @@ NOTHING_AT_A_CLOSED_TABLE = {
 NOTHING_YET = {
     "record": "there is no game record to download yet",
     "replay": "there is nothing to replay yet",
+    "rematch": "there is no game to have a rematch of yet: a rematch can be asked for once a game "
+               "here is over",
 }
-"""What a replay or record is told at a table waiting for its second player (see ``_finished``)."""
+"""What each request needing a game is told at a table waiting for its second player (see
+``check_has_game``)."""
 NOT_BEGUN = "the game has not begun yet: this table is waiting for its second player, so {}"
-"""The refusal (409) of a replay or record at an open table, filled in from ``NOTHING_YET``."""
+"""The refusal (409) of a request needing a game at an open table, filled in from ``NOTHING_YET``."""
 
 
 class ServiceError(Exception):
@@ -548,10 +551,7 @@ class GameService:
         a table waiting for its second player (its game has not begun) or a game not over yet (its
         ``what`` would reveal hidden cards)."""
         game = await self._game(game_id)
-        if game.info.status == CLOSED:
-            raise closed_table_error(game.info, what)
-        if game.info.status == "open":
-            raise ServiceError(409, NOT_BEGUN.format(NOTHING_YET[what]))
+        check_has_game(game.info, what)
         if not game.state.is_over:
             raise ServiceError(
                 409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"
@@ -754,8 +754,7 @@ def _check_rematch_game(game: LiveGame) -> None:
     """Refuse (409) a rematch of a game that is not a finished friend game."""
     if game.info.mode != "friend":
         raise ServiceError(409, "a rematch is for games between two people: against the AI, open a new table")
-    if game.info.status == CLOSED:
-        raise closed_table_error(game.info, "rematch")
+    check_has_game(game.info, "rematch")
     if not game.state.is_over:
         raise ServiceError(409, "the game is still being played: a rematch can be asked for once it is over")
 
@@ -778,6 +777,15 @@ def _answering_seat(
             _check_rematch_game(game)
             return seat
     raise ServiceError(403, "this seat token is not valid for this game: use the link you were given")
+
+
+def check_has_game(info: GameInfo, what: str) -> None:
+    """Refuse (409) a request about ``what`` at the table ``info`` if no game was played there: a
+    closed rematch table (see ``closed_table_error``) or one waiting for its second player."""
+    if info.status == CLOSED:
+        raise closed_table_error(info, what)
+    if info.status == "open":
+        raise ServiceError(409, NOT_BEGUN.format(NOTHING_YET[what]))
 
 
 def closed_table_error(info: GameInfo, what: str) -> ServiceError:

@@ -247,6 +247,44 @@ def test_a_rematch_not_yet_accepted_has_no_replay(client: TestClient) -> None:
         assert response.status_code == 409 and "still being played" in response.json()["error"], path
 
 
+NOT_BEGUN_REMATCH = ("the game has not begun yet: this table is waiting for its second player, so there is "
+                     "no game to have a rematch of yet: a rematch can be asked for once a game here is over")
+IN_PLAY_REMATCH = "the game is still being played: a rematch can be asked for once it is over"
+REMATCH_REQUESTS = ("rematch", "rematch/withdraw", "rematch/decline")
+
+
+def rematch_errors(client: TestClient, table: Message) -> dict[str, tuple[int, Any]]:
+    """What asking for, withdrawing and declining a rematch of ``table`` with its seat token answer."""
+    errors = {}
+    for what in REMATCH_REQUESTS:
+        response = client.post(f"/api/games/{table['id']}/{what}", json={"token": table["token"]})
+        client.cookies.clear()
+        errors[what] = (response.status_code, response.json())
+    return errors
+
+
+def test_no_rematch_of_a_table_waiting_for_its_second_player(client: TestClient) -> None:
+    """A friend table waiting for its second player (a new one, or a rematch not yet accepted) has
+    no game to have a rematch of: asking for one, withdrawing or declining is refused (409, as for
+    a game in play) saying so, and nothing changes; once the second player sits down, the game in
+    play is refused as before, word for word."""
+    fresh = create(client)
+    duel = finished_game(client)
+    offer = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
+    games = game_count(client)
+    for table in (fresh, offer):
+        assert rematch_errors(client, table) == dict.fromkeys(
+            REMATCH_REQUESTS, (409, {"error": NOT_BEGUN_REMATCH})), table["id"]
+    assert game_count(client) == games
+    assert [client.get(f"/api/games/{t['id']}").json()["status"] for t in (fresh, offer)] == ["open", "open"]
+    assert client.get(f"/api/games/{duel.id}").json()["rematch"] == offer["id"]
+    join(client, fresh["id"])
+    granted(ask(client, duel.id, duel.tokens[1]), offer["id"], 1)
+    for table in (fresh, offer):
+        assert rematch_errors(client, table) == dict.fromkeys(
+            REMATCH_REQUESTS, (409, {"error": IN_PLAY_REMATCH})), table["id"]
+
+
 def restart_and_accept(settings: WebSettings, duel: Duel, first_token: str) -> None:
     """A new app on the same database: the finished game still knows its rematch and the other
     player takes the seat kept for them."""
