@@ -136,6 +136,11 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
+PAGE_TIMEOUT_MS = 45_000
+"""How long a page step may wait: a guard against a hung page, not a measurement. 20 s ran out
+twice on a loaded 2-core machine (a restart and a lobby step), never when the tests ran alone."""
+
+
 class Browser:
     """Opens contexts and pages on one Chromium and collects the pages' uncaught errors."""
 
@@ -148,7 +153,7 @@ class Browser:
         """A page in a fresh context (its own cookies)."""
         context = self.chromium.new_context(viewport=viewport, locale=options.pop("locale", "en-GB"),
                                             accept_downloads=True, **options)
-        context.set_default_timeout(20_000)
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
