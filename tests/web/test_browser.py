@@ -604,6 +604,16 @@ NOT_BEGUN_REPLAY = ("This game has not begun yet: the table is waiting for its s
                     "there is nothing to replay yet.")
 
 
+def assert_nothing_to_replay(page: Any, selector: str, text: str) -> None:
+    """The replay page shows ``text`` at ``selector`` in place of the replay: no controls, no empty
+    board, no claim that a game is being played."""
+    page.wait_for_selector(selector)
+    assert page.inner_text(selector) == text
+    assert page.locator("#slider, #download, #play").count() == 0
+    assert page.locator("#board").is_hidden(), "no empty board is drawn"
+    assert page.locator("#message").is_hidden(), "no claim that a game is being played"
+
+
 def test_the_replay_page_of_a_closed_table(pages: Browser, server: LiveServer, shots: Path) -> None:
     """An open rematch table's replay page says its game has not begun yet; once the offer is
     withdrawn, the page says no game was played there (not that one is being played), offers no
@@ -617,11 +627,7 @@ def test_the_replay_page_of_a_closed_table(pages: Browser, server: LiveServer, s
     assert page.inner_text("#replay-not-begun") == NOT_BEGUN_REPLAY
     post_json(f"{server.url}/api/games/{game_id}/rematch/withdraw", {"token": token})
     page.reload()
-    page.wait_for_selector("#replay-closed")
-    assert page.inner_text("#replay-closed") == CLOSED_REPLAY
-    assert page.locator("#slider, #download, #play").count() == 0
-    assert page.locator("#board").is_hidden(), "no empty board is drawn"
-    assert page.locator("#message").is_hidden(), "no claim that the game is still being played"
+    assert_nothing_to_replay(page, "#replay-closed", CLOSED_REPLAY)
     page.screenshot(path=str(shots / "replay-closed.png"), full_page=True)
     page.click("#back-to-game")
     page.wait_for_url(f"**/game/{game_id}")
@@ -642,11 +648,7 @@ def test_the_replay_page_of_a_table_waiting_for_its_second_player(
     grant = post_json(f"{server.url}/api/tables", {"mode": "friend", "nickname": "Ann", "seat": 0})
     page = pages.page()
     page.goto(f"{server.url}/replay/{grant['id']}")
-    page.wait_for_selector("#replay-not-begun")
-    assert page.inner_text("#replay-not-begun") == NOT_BEGUN_REPLAY
-    assert page.locator("#slider, #download, #play").count() == 0
-    assert page.locator("#board").is_hidden(), "no empty board is drawn"
-    assert page.locator("#message").is_hidden(), "no claim that the game is being played"
+    assert_nothing_to_replay(page, "#replay-not-begun", NOT_BEGUN_REPLAY)
     page.screenshot(path=str(shots / "replay-not-begun.png"), full_page=True)
     page.click("#back-to-game")
     page.wait_for_url(f"**/game/{grant['id']}")
