@@ -127,7 +127,7 @@ def _seat_cookie(response: Response, game_id: str, token: str) -> None:
 
 
 def _answer(body: RematchRequest | None) -> tuple[str | None, str | None]:
-    """The token and the rematch table named by an answer to a rematch offer (either may be None)."""
+    """The token and the rematch table named by a rematch request or answer (either may be None)."""
     return (None, None) if body is None else (body.token, body.rematch)
 
 
@@ -157,9 +157,9 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
     ) -> SeatGrant:
         """Ask for a finished friend game's rematch, or take your seat in it (your seat's token is
         the credential: ``token`` in the body, else the cookie ``seat_{id}``)."""
-        token = (body.token if body is not None else None) or request.cookies.get(f"seat_{game_id}")
-        offer = body.rematch if body is not None else None
-        grant = await service.rematch(game_id, token, request.cookies, offer)
+        token, offer = _answer(body)
+        grant = await service.rematch(game_id, token or request.cookies.get(f"seat_{game_id}"),
+                                      request.cookies, offer)
         _seat_cookie(response, grant.id, grant.token)
         return grant
 
