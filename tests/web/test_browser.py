@@ -521,6 +521,30 @@ def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shot
     assert ann.evaluate("() => window.schotten.state.seat") == 0
 
 
+def test_a_refused_accept_leaves_the_offer_usable(pages: Browser, server: LiveServer) -> None:
+    """When accepting fails (the server answers 410, as for an offer withdrawn a moment before), Bob
+    stays on the finished game, is told why, and the Accept button works again; the next click
+    seats him at the rematch table."""
+    game_id, links = finished_friend_game(server.url, seed=9)
+    ann, bob = pages.page(), pages.page()
+    for page, link in ((ann, links[0]), (bob, links[1])):
+        page.goto(f"{server.url}{link}")
+        page.wait_for_selector("#result:not([hidden])")
+    rematch_id = ask_again(ann, bob, game_id)
+    refusal = json.dumps({"error": "the offer is gone"})
+    pattern = f"**/api/games/{game_id}/rematch"
+    bob.route(pattern, lambda route: route.fulfill(status=410, body=refusal, content_type="application/json"))
+    bob.click("#accept-rematch")
+    bob.wait_for_function("() => document.querySelector('#message').textContent.includes('no longer open')")
+    assert "This rematch offer is no longer open." in bob.inner_text("#message")
+    assert game_of(bob) == game_id
+    assert bob.locator("#accept-rematch").is_enabled()
+    bob.unroute(pattern)
+    bob.click("#accept-rematch")
+    bob.wait_for_url(f"**/game/{rematch_id}?token=**")
+    bob.wait_for_selector('#status[data-status="playing"]')
+
+
 def game_of(page: Any) -> str:
     """The id of the game a page shows."""
     return str(page.url.split("/game/")[1].split("?")[0])

@@ -819,20 +819,28 @@ function answerError(error) {
 }
 
 /** Run one rematch request for a button (one at a time, the button disabled meanwhile); errors are
- * shown with `explain`. Resolves to the answer, or null after an error. */
-async function rematchRequest(event, call, explain) {
+ * shown with `explain`. When `leadsTo` names a page for the answer, the browser goes there and the
+ * button stays disabled. Resolves to the answer, or null after an error. */
+async function rematchRequest(event, call, explain, leadsTo = () => null) {
   if (game.asking) return null;
   const node = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
   game.asking = true;
   if (node) node.disabled = true;
+  let page = null;
   try {
-    return await call();
+    const answer = await call();
+    page = answer ? leadsTo(answer) : null;
+    return answer;
   } catch (error) {
     showMessage(explain(error));
     return null;
   } finally {
-    game.asking = false;
-    if (node) node.disabled = false;
+    if (page) {
+      window.location.assign(page);
+    } else {
+      game.asking = false;
+      if (node) node.disabled = false;
+    }
   }
 }
 
@@ -843,15 +851,11 @@ function answerOffer(answer) {
 }
 
 /** Accept the other player's offer: take the seat kept at its table, unless it was withdrawn meanwhile. */
-async function acceptRematch(event) {
+function acceptRematch(event) {
   const offer = game.msg.rematch ? game.msg.rematch.id : null;
   const body = { token: token || null, rematch: offer };
   const path = `/api/games/${encodeURIComponent(gameId)}/rematch`;
-  const seat = await rematchRequest(event, () => postJSON(path, body), rematchError);
-  if (seat) {
-    game.asking = true;
-    window.location.assign(seat.url);
-  }
+  return rematchRequest(event, () => postJSON(path, body), rematchError, (seat) => seat.url);
 }
 
 function declineRematch(event) {
@@ -863,31 +867,20 @@ function withdrawFromGame(event) {
 }
 
 /** On the rematch table: withdraw its offer (this seat's token of the table), then go back to the game. */
-async function withdrawFromTable(event) {
+function withdrawFromTable(event) {
   const from = game.msg.rematch_of;
   const body = { token: token || null, rematch: gameId };
   const path = `/api/games/${encodeURIComponent(from)}/rematch/withdraw`;
-  const closed = await rematchRequest(event, () => postJSON(path, body), answerError);
-  if (closed) {
-    game.asking = true;
-    window.location.assign(`/game/${encodeURIComponent(from)}`);
-  }
+  return rematchRequest(event, () => postJSON(path, body), answerError, () => `/game/${encodeURIComponent(from)}`);
 }
 
+/** "Play again": a new table against the AI, or the rematch offer (or the seat kept in it). */
 async function playAgain(event) {
-  if (game.asking) return;
-  const node = event && event.currentTarget instanceof HTMLButtonElement ? event.currentTarget : null;
-  game.asking = true;
-  if (node) node.disabled = true;
-  try {
+  const ask = async () => {
     const info = game.info || (await getJSON(`/api/games/${encodeURIComponent(gameId)}`));
-    const seat = info.mode === "ai" ? await newAiTable(info) : await askRematch();
-    window.location.assign(seat.url);
-  } catch (error) {
-    showMessage(rematchError(error));
-    game.asking = false;
-    if (node) node.disabled = false;
-  }
+    return info.mode === "ai" ? newAiTable(info) : askRematch();
+  };
+  return rematchRequest(event, ask, rematchError, (seat) => seat.url);
 }
 
 async function join(event) {
