@@ -69,6 +69,9 @@ NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
 """The error of a seat asked for at a table with none free."""
 TOO_LATE = "too late: the other player took the seat, the rematch has started"
 """The error of an offer withdrawn or declined after it was accepted."""
+MAX_REMATCH_OFFERS = 5
+"""How many rematch offers a finished game may have in all: after that many were withdrawn or
+declined, asking again is refused (429), so nobody is pestered with offer after offer."""
 NOTHING_AT_A_CLOSED_TABLE = {
     "record": "there is no game record to download",
     "replay": "there is nothing to replay",
@@ -367,7 +370,8 @@ class GameService:
         to the browser holding its cookie ``seat_{rematch id}`` (in ``cookies``).
 
         An offer that was withdrawn or declined is over: asking again makes a new offer, at a
-        new table, whichever player asks. ``offer`` names the rematch table a click answers
+        new table, whichever player asks, up to ``MAX_REMATCH_OFFERS`` offers in all (then 429).
+        ``offer`` names the rematch table a click answers
         (Accept the rematch): if that offer was closed meanwhile, the request is refused (410)
         and changes nothing, rather than making a new offer nobody meant.
         """
@@ -377,6 +381,7 @@ class GameService:
             if offer is not None:
                 await self._check_offer(game, offer)
             if game.info.rematch is None:
+                await self._check_offers_left(game)
                 grant = await self._open_rematch(game, seat)
                 if grant is not None:
                     return grant
@@ -410,6 +415,15 @@ class GameService:
         old.rematch, old.rematch_closed = Rematch(info.id, seat), None
         self._broadcast(game)
         return _grant(info.id, seat, token, invite=False)
+
+    async def _check_offers_left(self, game: LiveGame) -> None:
+        """Refuse a new offer once ``MAX_REMATCH_OFFERS`` offers of ``game`` were closed."""
+        if await self._db(self.store.closed_offers, game.info.id) >= MAX_REMATCH_OFFERS:
+            raise ServiceError(
+                429,
+                f"this game has had {MAX_REMATCH_OFFERS} rematch offers, all withdrawn or declined: "
+                "no more can be made, but a new table can be opened from the lobby",
+            )
 
     async def _check_offer(self, game: LiveGame, offer: str) -> None:
         """Refuse a request about the rematch table ``offer`` unless it is ``game``'s current rematch."""

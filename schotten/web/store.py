@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -221,6 +221,12 @@ class Store:
             session.add(ClosedRematchRow(rematch_id=rematch_id, game_id=game_id, by_seat=link.by_seat,
                                          reason=reason, created=utc(link.created), closed=datetime.now(UTC)))
         return ClosedRematch(rematch_id, game_id, link.by_seat, reason)
+
+    def closed_offers(self, game_id: str) -> int:
+        """How many rematch offers of ``game_id`` were withdrawn or declined."""
+        with self._session() as session:
+            query = select(func.count()).where(ClosedRematchRow.game_id == game_id)
+            return int(session.scalar(query) or 0)
 
     def rematch_of(self, game_id: str) -> Rematch | None:
         """The rematch of ``game_id`` as stored, or None."""

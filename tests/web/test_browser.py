@@ -545,6 +545,23 @@ def test_a_refused_accept_leaves_the_offer_usable(pages: Browser, server: LiveSe
     bob.wait_for_selector('#status[data-status="playing"]')
 
 
+def test_play_again_after_too_many_offers(pages: Browser, server: LiveServer) -> None:
+    """After five offers were withdrawn, Play again is refused: the page says why and points to
+    the lobby, and stays on the finished game."""
+    game_id, links = finished_friend_game(server.url, seed=10)
+    token = links[0].split("token=")[1]
+    for _ in range(5):
+        post_json(f"{server.url}/api/games/{game_id}/rematch", {"token": token})
+        post_json(f"{server.url}/api/games/{game_id}/rematch/withdraw", {"token": token})
+    ann = pages.page()
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector("#result:not([hidden])")
+    ann.click("#play-again")
+    ann.wait_for_function("() => document.querySelector('#message').textContent.includes('too many')")
+    assert "too many rematch offers: open a new table from the lobby." in ann.inner_text("#message")
+    assert game_of(ann) == game_id and ann.locator("#play-again").is_enabled()
+
+
 def game_of(page: Any) -> str:
     """The id of the game a page shows."""
     return str(page.url.split("/game/")[1].split("?")[0])

@@ -373,3 +373,21 @@ def test_a_database_from_before_closed_offers(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:
         closed(answer(client, duel.id, "withdraw", duel.tokens[0]), grant["id"], 0, "withdrawn")
     restart_and_check(settings, duel, grant, "withdrawn")
+
+
+def test_offers_stop_after_too_many_were_closed(client: TestClient) -> None:
+    """Once ``MAX_REMATCH_OFFERS`` offers of a game were withdrawn or declined, asking again is
+    refused (429) by either player and makes no table."""
+    from schotten.web.service import MAX_REMATCH_OFFERS
+
+    duel = finished_game(client)
+    for n in range(MAX_REMATCH_OFFERS):
+        asker = n % 2
+        grant = granted(ask(client, duel.id, duel.tokens[asker]), seat=asker)
+        how, by, reason = ("withdraw", asker, "withdrawn") if n % 3 else ("decline", 1 - asker, "declined")
+        closed(answer(client, duel.id, how, duel.tokens[by]), grant["id"], asker, reason)
+    games = game_count(client)
+    for seat in (0, 1):
+        refused(ask(client, duel.id, duel.tokens[seat]), 429, f"{MAX_REMATCH_OFFERS} rematch offers")
+        client.cookies.clear()
+    assert game_count(client) == games and table(client, duel.id)["rematch"] is None

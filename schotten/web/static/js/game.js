@@ -809,6 +809,7 @@ function rematchError(error) {
   if (error.status === 403) return t("Only the players of this game can ask for a rematch.");
   if (error.status === 409) return t("You already took your seat in the rematch: open it from the browser you took it in.");
   if (error.status === 410) return t("This rematch offer is no longer open.");
+  if (error.status === 429) return t("This game has had too many rematch offers: open a new table from the lobby.");
   return error.message;
 }
 
