@@ -185,12 +185,12 @@ def table_of(info: GameInfo) -> Table:
     )
 
 
+_TOLD_STATUS: dict[str, Status] = {"over": "over", "playing": "playing", "closed": "closed"}
+
+
 def _table_status(status: str) -> Status:
     """A stored status as the API tells it (every other status reads as open)."""
-    for known in ("over", "playing", "closed"):
-        if status == known:
-            return known
-    return "open"
+    return _TOLD_STATUS.get(status, "open")
 
 
 def replay_steps(state: GameState) -> list[dict[str, Any]]:
