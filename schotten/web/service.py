@@ -371,9 +371,9 @@ class GameService:
 
         An offer that was withdrawn or declined is over: asking again makes a new offer, at a
         new table, whichever player asks, up to ``MAX_REMATCH_OFFERS`` offers in all (then 429).
-        ``offer`` names the rematch table a click answers
-        (Accept the rematch): if that offer was closed meanwhile, the request is refused (410)
-        and changes nothing, rather than making a new offer nobody meant.
+        ``offer`` names the rematch table a click answers (Accept the rematch): if that offer was
+        closed meanwhile, the request is refused (410) and changes nothing, rather than making a
+        new offer nobody meant.
         """
         game = await self._game(game_id)
         seat = _rematch_seat(game, token)
