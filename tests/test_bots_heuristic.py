@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schotten.bots import RandomBot, decide, make_bot
-from schotten.bots.heuristic import HeuristicBot, win_sensitivity
+from schotten.bots.heuristic import HeuristicBot, round_chance, win_sensitivity
 from schotten.bots.simple import Bot
 from schotten.engine import Action, GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_CLAN
@@ -257,6 +257,23 @@ def test_win_sensitivity_is_the_swing_of_each_stone(chances: list[float]) -> Non
         won = _round_chance([*chances[:stone], 1.0, *chances[stone + 1 :]])
         lost = _round_chance([*chances[:stone], 0.0, *chances[stone + 1 :]])
         assert found[stone] == pytest.approx(won - lost, abs=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=9, max_size=9))
+def test_round_chance_is_the_enumerated_chance(chances: list[float]) -> None:
+    """R6.1: the round's chance combines the stones' chances as enumerating every outcome does."""
+    assert round_chance(chances) == pytest.approx(_round_chance(chances), abs=1e-9)
+
+
+def test_round_chance_of_certain_stones() -> None:
+    """R6.1: three adjacent stones win, five scattered ones too, and both sides holding three
+    adjacent stones counts half."""
+    assert round_chance([1.0] * 9) == 1.0 and round_chance([0.0] * 9) == 0.0
+    assert round_chance([1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0]) == 1.0
+    assert round_chance([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]) == 1.0
+    assert round_chance([1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]) == 0.5
+    assert round_chance([0.5] * 9) == pytest.approx(0.5)
 
 
 def test_win_sensitivity_of_decided_rounds_and_key_stones() -> None:

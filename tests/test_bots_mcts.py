@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from schotten.bots import RandomBot, decide, make_bot
-from schotten.bots.mcts import DEFAULT_SECONDS, MctsBot, _reach_single
+from schotten.bots.mcts import DEFAULT_SECONDS, MctsBot, _reach_single, playout
 from schotten.bots.simple import Bot
 from schotten.engine import GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_CLAN
@@ -154,6 +154,34 @@ def test_policy_reach_is_the_best_completion() -> None:
             default=-1,
         )
         assert _reach_single(card, pool) == best
+
+
+@pytest.mark.parametrize(("variant", "rounds"), [("base", 1), ("tactics", 1), ("base", 3)])
+def test_a_playout_ends_the_round_and_rewards_it(variant: str, rounds: int) -> None:
+    """A playout plays the round in progress to its end (R6.1) and rewards it as the search does:
+    the match result in the last round, 0.5 plus a tenth of the points margin before (R9.2);
+    the same random numbers give the same playout."""
+    for index, state in enumerate(random_states(Settings.of(variant, rounds), 5, stop_after=30)):
+        if state.is_over or index % 6:
+            continue
+        mover, before = state.turn, len(state.round_outcomes)
+        ended = state.copy()
+        reward = playout(ended, random.Random(index), mover)
+        assert len(ended.round_outcomes) == before + 1, "the round in progress is over, no more"
+        if before + 1 == rounds:
+            winner = ended.outcome.winner if ended.outcome else -1
+            assert reward == (0.5 if winner is None else float(winner == mover))
+        else:
+            points = ended.round_outcomes[before].points
+            assert reward == pytest.approx(0.5 + (points[mover] - points[1 - mover]) / 10)
+        assert playout(state.copy(), random.Random(index), mover) == reward
+
+
+def test_no_playout_of_a_finished_game() -> None:
+    """A finished game has no round left to play out: a clear error."""
+    state = play_out(GameState.new(Settings(), 3), (RandomBot(1), RandomBot(2)))
+    with pytest.raises(ValueError, match="over"):
+        playout(state, random.Random(0), 0)
 
 
 def test_beats_random_clearly() -> None:

@@ -493,6 +493,20 @@ _SWINGS = [
 """Per stone: the pairs of outcomes that differ only in it and whose result differs, with the difference."""
 
 
+def round_chance(chances: list[float]) -> float:
+    """The chance of winning the round (R6.1) when each stone ``s`` is won with ``chances[s]``,
+    the stones taken as independent (both sides holding three adjacent stones counts half)."""
+    return sum(p * result for p, result in zip(_outcome_chances(chances), _RESULTS, strict=True))
+
+
+def _outcome_chances(chances: list[float]) -> list[float]:
+    """The chance of every set of stones won (bit ``s``: stone ``s``), stones independent."""
+    outcome = [1.0]
+    for p in chances:
+        outcome = [x * (1 - p) for x in outcome] + [x * p for x in outcome]
+    return outcome
+
+
 def win_sensitivity(chances: list[float]) -> list[float]:
     """For each stone, how much winning it rather than losing it raises the chance of winning the round.
 
@@ -500,9 +514,7 @@ def win_sensitivity(chances: list[float]) -> list[float]:
     chance of an outcome summed with that of the outcome differing only in ``s`` is the chance
     of the other stones' outcome, so each derivative is one pass over ``_SWINGS``.
     """
-    outcome = [1.0]
-    for p in chances:
-        outcome = [x * (1 - p) for x in outcome] + [x * p for x in outcome]
+    outcome = _outcome_chances(chances)
     return [sum((outcome[a] + outcome[b]) * d for a, b, d in swings) for swings in _SWINGS]
 
 

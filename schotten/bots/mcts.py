@@ -363,6 +363,14 @@ def _take_claims(state: GameState) -> None:
         state.apply_id(CLAIM_BASE + state.claimable[0])
 
 
+def playout(state: GameState, rng: random.Random, me: int) -> float:
+    """Play the round in progress in ``state`` (a whole deal, changed in place) out as the
+    search's playouts do; the search's reward for ``me`` (see the module docstring)."""
+    if state.phase == Phase.OVER:
+        raise ValueError("the game is over: there is no round to play out")
+    return _playout(state, rng, me, len(state.round_outcomes))
+
+
 def _playout(state: GameState, rng: random.Random, me: int, rounds_before: int) -> float:
     """Play the round out with the policy, claiming whenever possible; the reward for ``me``."""
     outcomes = state.round_outcomes
