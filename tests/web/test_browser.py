@@ -481,14 +481,22 @@ def seat_token(page: Any) -> str:
     return str(page.url.split("token=")[1])
 
 
-def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shots: Path) -> None:
-    """Ann asks for a rematch from the summary of a finished friend game; Bob's page shows the
-    offer at once (and again after a reload) and seats him at the same table, with his own token."""
-    game_id, links = finished_friend_game(server.url, seed=5)
+def finished_pages(pages: Browser, server: LiveServer, seed: int) -> tuple[str, list[str], Any, Any]:
+    """A finished friend game and both players' pages open at its summary: (game id, seat links,
+    Ann's page, Bob's page)."""
+    game_id, links = finished_friend_game(server.url, seed=seed)
     ann, bob = pages.page(), pages.page()
     for page, link in ((ann, links[0]), (bob, links[1])):
         page.goto(f"{server.url}{link}")
         page.wait_for_selector("#result:not([hidden])")
+    return game_id, links, ann, bob
+
+
+def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Ann asks for a rematch from the summary of a finished friend game; Bob's page shows the
+    offer at once (and again after a reload) and seats him at the same table, with his own token."""
+    game_id, links, ann, bob = finished_pages(pages, server, seed=5)
+    for page in (ann, bob):
         assert page.locator("#play-again").is_visible() and page.locator("#rematch").is_hidden()
     ann.click("#play-again")
     ann.wait_for_url(lambda url: "/game/" in url and game_id not in url)
@@ -525,11 +533,7 @@ def test_a_refused_accept_leaves_the_offer_usable(pages: Browser, server: LiveSe
     """When accepting fails (the server answers 410, as for an offer withdrawn a moment before), Bob
     stays on the finished game, is told why, and the Accept button works again; the next click
     seats him at the rematch table."""
-    game_id, links = finished_friend_game(server.url, seed=9)
-    ann, bob = pages.page(), pages.page()
-    for page, link in ((ann, links[0]), (bob, links[1])):
-        page.goto(f"{server.url}{link}")
-        page.wait_for_selector("#result:not([hidden])")
+    game_id, _, ann, bob = finished_pages(pages, server, seed=9)
     rematch_id = ask_again(ann, bob, game_id)
     refusal = json.dumps({"error": "the offer is gone"})
     pattern = f"**/api/games/{game_id}/rematch"
@@ -590,11 +594,7 @@ def test_a_rematch_withdrawn_then_declined(pages: Browser, server: LiveServer, s
     once and after a reload. Ann asks again and Bob declines: Ann's page at the table says so, and
     after a reload too; neither table is left in the lobby. A third offer is withdrawn from the
     finished game's page."""
-    game_id, links = finished_friend_game(server.url, seed=8)
-    ann, bob = pages.page(), pages.page()
-    for page, link in ((ann, links[0]), (bob, links[1])):
-        page.goto(f"{server.url}{link}")
-        page.wait_for_selector("#result:not([hidden])")
+    game_id, links, ann, bob = finished_pages(pages, server, seed=8)
     first = ask_again(ann, bob, game_id)
     assert "accept the rematch" in ann.inner_text("#status")
     ann.click("#withdraw-rematch")
