@@ -165,7 +165,12 @@ def rematch_of(info: GameInfo) -> dict[str, Any] | None:
 def closed_offer_of(info: GameInfo) -> dict[str, Any] | None:
     """The closed rematch offer the state message tells of: its table, who asked, why it was closed."""
     closed = info.rematch_closed
-    return None if closed is None else {"id": closed.id, "by": closed.by, "reason": closed.reason}
+    return None if closed is None else _told_offer(closed)
+
+
+def _told_offer(closed: ClosedRematch) -> dict[str, Any]:
+    """A closed offer as clients are told it (state messages, answers to withdraw and decline)."""
+    return {"id": closed.id, "by": closed.by, "reason": closed.reason}
 
 
 def table_of(info: GameInfo) -> Table:
@@ -479,7 +484,7 @@ class GameService:
                     raise ServiceError(404, f"there is no rematch {offer!r} of this game")
                 raise ServiceError(409, "there is no rematch offer to answer: nobody asked for one")
             closed = await self._close(game, table, seat, reason)
-        return ClosedOffer.model_validate({"id": closed.id, "by": closed.by, "reason": closed.reason})
+        return ClosedOffer.model_validate(_told_offer(closed))
 
     async def _close(self, game: LiveGame, table: LiveGame, seat: int, reason: str) -> ClosedRematch:
         """Close the offer of ``table`` for ``seat``, or tell how it was closed (under ``game``'s lock)."""

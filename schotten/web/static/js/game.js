@@ -845,26 +845,24 @@ async function rematchRequest(event, call, explain, leadsTo = () => null) {
   }
 }
 
-/** POST an answer to this finished game's current rematch offer ("withdraw" or "decline"). */
+/** POST about this finished game's current rematch offer: accept it (`answer` ""), or "/withdraw"
+ * or "/decline" it. */
 function answerOffer(answer) {
   const offer = game.msg.rematch ? game.msg.rematch.id : null;
-  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch/${answer}`, { token: token || null, rematch: offer });
+  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch${answer}`, { token: token || null, rematch: offer });
 }
 
 /** Accept the other player's offer: take the seat kept at its table, unless it was withdrawn meanwhile. */
 function acceptRematch(event) {
-  const offer = game.msg.rematch ? game.msg.rematch.id : null;
-  const body = { token: token || null, rematch: offer };
-  const path = `/api/games/${encodeURIComponent(gameId)}/rematch`;
-  return rematchRequest(event, () => postJSON(path, body), rematchError, (seat) => seat.url);
+  return rematchRequest(event, () => answerOffer(""), rematchError, (seat) => seat.url);
 }
 
 function declineRematch(event) {
-  return rematchRequest(event, () => answerOffer("decline"), answerError);
+  return rematchRequest(event, () => answerOffer("/decline"), answerError);
 }
 
 function withdrawFromGame(event) {
-  return rematchRequest(event, () => answerOffer("withdraw"), answerError);
+  return rematchRequest(event, () => answerOffer("/withdraw"), answerError);
 }
 
 /** On the rematch table: withdraw its offer (this seat's token of the table), then go back to the game. */
@@ -876,7 +874,7 @@ function withdrawFromTable(event) {
 }
 
 /** "Play again": a new table against the AI, or the rematch offer (or the seat kept in it). */
-async function playAgain(event) {
+function playAgain(event) {
   const ask = async () => {
     const info = game.info || (await getJSON(`/api/games/${encodeURIComponent(gameId)}`));
     return info.mode === "ai" ? newAiTable(info) : askRematch();
