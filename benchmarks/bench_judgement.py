@@ -24,7 +24,7 @@ from schotten.bots.heuristic import Board, HeuristicBot, Judge, round_chance
 from schotten.bots.mcts import playout
 from schotten.bots.sample import Sampler
 from schotten.engine import GameState, Phase, Settings
-from schotten.engine.view import view
+from schotten.engine.view import View, view
 
 STAGES: tuple[tuple[str, int, int], ...] = (
     ("30+", 30, 99),
@@ -47,10 +47,10 @@ class Judged:
     result: float
 
 
-def judge_position(state: GameState, rng: random.Random, playouts: int) -> tuple[float, float, float]:
-    """The three judgements of ``state`` for its mover, from the mover's view only."""
-    me = state.turn
-    seen = view(state, me)
+def judge_position(seen: View, rng: random.Random, playouts: int) -> tuple[float, float, float]:
+    """The three judgements of a position for its mover, from the mover's view ``seen`` only."""
+    assert seen.seat is not None
+    me = seen.seat
     deal = Sampler(seen).sample(rng)
     chance = round_chance(Judge(Board.of(seen)).now)
     results = [playout(deal.copy(), random.Random(rng.getrandbits(32)), me) for _ in range(playouts)]
@@ -68,7 +68,7 @@ def play_game(seed: int, every: int, playouts: int) -> list[Judged]:
         seen = view(state, state.turn)
         if state.phase == Phase.PLAY:
             if decisions % every == 0:
-                found.append((state.turn, seen.clan_deck, judge_position(state, rng, playouts)))
+                found.append((state.turn, seen.clan_deck, judge_position(seen, rng, playouts)))
             decisions += 1
         state.apply(bots[state.turn].choose(seen))
     assert state.outcome is not None
@@ -81,7 +81,7 @@ def play_game(seed: int, every: int, playouts: int) -> list[Judged]:
 
 def brier(positions: list[Judged], judgement: str) -> float:
     """The Brier score of one judgement ("chance", "playouts", "one") over ``positions``."""
-    return sum((getattr(p, judgement) - p.result) ** 2 for p in positions) / len(positions)
+    return sum((float(getattr(p, judgement)) - p.result) ** 2 for p in positions) / len(positions)
 
 
 def table(positions: list[Judged], playouts: int) -> list[str]:
