@@ -154,11 +154,6 @@ class LiveServer:
             self.process.wait(timeout=10)
         self.process = None
 
-    def restart(self) -> None:
-        """Stop the server and start it again on the same port and database."""
-        self.stop()
-        self.start()
-
     def __enter__(self) -> LiveServer:
         self.start()
         return self

@@ -137,8 +137,7 @@ def shots(tmp_path: Path) -> Path:
 
 
 PAGE_TIMEOUT_MS = 45_000
-"""How long a page step may wait: a guard against a hung page, not a measurement. 20 s ran out
-twice on a loaded 2-core machine (a restart and a lobby step), never when the tests ran alone."""
+"""How long a page step may wait: a guard against a hung page, not a measurement."""
 
 
 class Browser:
@@ -346,6 +345,26 @@ def check_replay(page: Any, shots: Path, name: str) -> None:
         page.click("#download")
     record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
     assert record["format"] == "schotten-record" and len(record["actions"]) == total
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+def test_the_lobby_form_works_before_its_translations_arrive(pages: Browser, server: LiveServer) -> None:
+    """The create form is wired as soon as the lobby's script runs, not after the language
+    catalogue has loaded: with that request held, a table created at once is created (no plain
+    form submission reloading the lobby), under the nickname typed rather than a saved one."""
+    page = pages.page()
+    page.add_init_script("localStorage.setItem('schotten.nickname', 'Saved')")
+    held: list[Any] = []
+    page.route("**/api/i18n**", lambda route: held.append(route))
+    page.goto(f"{server.url}/")
+    page.fill("#nickname", "Quick")
+    page.click("#create")
+    page.wait_for_url("**/game/**", timeout=10_000)
+    assert held, "the catalogue request was answered before the click"
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_of(page)}", timeout=10) as answer:
+        assert "Quick" in json.load(answer)["players"]
 
 
 # ---------------------------------------------------------------------- games against the AI
@@ -926,14 +945,18 @@ def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
 
 
 def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: LiveServer) -> None:
+    """The server stays down until the page says the connection is lost (so the page cannot have
+    reconnected before the check), then comes back on the same database: the page reconnects
+    by itself to the same version and hand, and play goes on."""
     page = pages.page()
     create_table(page, server.url, "Rae", "base")
     rng = random.Random(6)
     assert play(page, rng, 2) == 2
     page.wait_for_function(MY_DECISION_OR_OVER)
     version, hand = page.get_attribute("#status", "data-version"), hand_of(page)
-    server.restart()
+    server.stop()
     page.wait_for_selector("#conn:not([hidden])")
+    server.start()
     page.wait_for_selector("#conn", state="hidden")
     page.wait_for_function(MY_DECISION_OR_OVER)
     assert page.get_attribute("#status", "data-version") == version

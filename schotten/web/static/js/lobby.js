@@ -117,12 +117,18 @@ function syncLevel() {
   byId("level").closest("form").classList.toggle("friend", mode() !== "ai");
 }
 
-async function main() {
-  await initI18n();
-  byId("nickname").value = savedNickname();
+function wireForm() {
+  const field = byId("nickname");
+  if (!field.value) field.value = savedNickname();
   byId("create-form").addEventListener("submit", create);
   for (const input of document.querySelectorAll('input[name="mode"]')) input.addEventListener("change", syncLevel);
   syncLevel();
+  byId("create").disabled = false;
+}
+
+async function main() {
+  wireForm();
+  await initI18n();
   await refresh();
   window.setInterval(() => {
     if (document.visibilityState === "visible") refresh();
