@@ -23,8 +23,9 @@ from schotten.arena import Player, play_match
 from schotten.bots.heuristic import HeuristicBot
 from schotten.bots.mcts import ANCHOR_DRAW_SHARE
 from schotten.bots.sample import Sampler
-from schotten.engine import Action, GameState, Phase, parse_action
-from schotten.engine.actions import CLAIM_BASE, DONE_ID
+from schotten.bots.simple import forced_action, legal_of
+from schotten.engine import Action, GameState, Phase
+from schotten.engine.actions import CLAIM_BASE
 from schotten.engine.view import View, view
 
 
@@ -40,10 +41,9 @@ class RolloutBot:
 
     def choose(self, seen: View) -> Action:
         """A claim if any, the only action, else the candidate with the best rollout mean."""
-        legal = [parse_action(text) for text in seen.legal]
-        claim = next((a for a in legal if CLAIM_BASE <= a.id < DONE_ID), None)
-        if claim is not None or len(legal) == 1:
-            return claim or legal[0]
+        forced = forced_action(legal_of(seen))
+        if forced is not None:
+            return forced
         scores = self.anchor.scores(seen)
         candidates = sorted(scores, key=scores.__getitem__, reverse=True)[: self.plays]
         assert seen.seat is not None

@@ -88,7 +88,7 @@ from ..engine.formations import (
     total_of,
 )
 from ..engine.view import View
-from .simple import legal_of
+from .simple import forced_action, legal_of
 
 ME, THEM, NOBODY = 0, 1, -1
 """Seats relative to the bot, and no seat."""
@@ -840,9 +840,9 @@ class HeuristicBot:
     def choose(self, seen: View) -> Action:
         """The best-scoring legal action of the view; every claim is taken first (R5.4)."""
         actions = legal_of(seen)
-        claim = next((a for a in actions if a.kind == Kind.CLAIM), None)
-        if claim is not None or len(actions) == 1:
-            return claim or actions[0]
+        forced = forced_action(actions)
+        if forced is not None:
+            return forced
         scores = self.scores(seen, actions)
         scored = [(scores[a.id], self._rng.random(), a) for a in actions]
         return max(scored, key=lambda t: (t[0], t[1]))[2]

@@ -56,13 +56,14 @@ import random
 import time
 from collections.abc import Callable
 
-from ..engine import Action, GameState, Phase, parse_action
-from ..engine.actions import CLAIM_BASE, DONE_ID
+from ..engine import Action, GameState, Phase
+from ..engine.actions import CLAIM_BASE
 from ..engine.cards import NUM_CLAN, NUM_STONES, NUM_VALUES
 from ..engine.formations import COLOUR, COLOUR_RUN, KIND, RUN, TRIPLE_STRENGTH, strength_of
 from ..engine.view import View
 from .heuristic import HeuristicBot
 from .sample import Sampler
+from .simple import forced_action, legal_of
 
 DEFAULT_SECONDS = 0.2
 """The time per decision when no budget is given."""
@@ -161,13 +162,13 @@ class MctsBot:
 
     def choose(self, seen: View) -> Action:
         """The action to play in ``seen``: a claim if any, the only action, or the search's choice."""
-        legal = [parse_action(text) for text in seen.legal]
+        legal = legal_of(seen)
         if not legal:
             raise ValueError("the view offers no decision to this seat")
         self.last_iterations = 0
-        claim = next((a for a in legal if CLAIM_BASE <= a.id < DONE_ID), None)
-        if claim is not None or len(legal) == 1:
-            return claim or legal[0]
+        forced = forced_action(legal)
+        if forced is not None:
+            return forced
         return Action.from_id(self.search(seen))
 
     def search(self, seen: View) -> int:

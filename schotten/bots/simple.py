@@ -48,6 +48,15 @@ def _first_claim(actions: list[Action]) -> Action | None:
     return next((a for a in actions if a.kind == Kind.CLAIM), None)
 
 
+def forced_action(actions: list[Action]) -> Action | None:
+    """The action a thoughtful bot takes without weighing: a claim when one is legal (R5 proofs are
+    final), or the only legal action; None when there is a choice to make."""
+    claim = _first_claim(actions)
+    if claim is not None or len(actions) != 1:
+        return claim
+    return actions[0]
+
+
 class RandomBot:
     """Plays a uniformly random legal action; with ``claims`` (the default) it takes every claim."""
 
@@ -142,9 +151,9 @@ class GreedyBot:
     def choose(self, seen: View) -> Action:
         """The best-scoring legal action of the view (ties broken at random)."""
         actions = legal_of(seen)
-        claim = _first_claim(actions)
-        if claim is not None or len(actions) == 1:
-            return claim or actions[0]
+        forced = forced_action(actions)
+        if forced is not None:
+            return forced
         scorer = _Scorer(Table.of(seen), seen)
         return max(actions, key=lambda a: (scorer.score(a), self._rng.random()))
 

@@ -30,7 +30,7 @@ from starlette.testclient import TestClient
 from test_rematch import ask, finish, finished_game, granted, seated
 
 from schotten.web import create_app
-from schotten.web.service import ServiceError
+from schotten.web.service import MAX_REMATCH_OFFERS, ServiceError
 from schotten.web.settings import WebSettings
 from schotten.web.store import ClosedRematch
 
@@ -378,8 +378,6 @@ def test_a_database_from_before_closed_offers(tmp_path: Path) -> None:
 def test_offers_stop_after_too_many_were_closed(client: TestClient) -> None:
     """Once ``MAX_REMATCH_OFFERS`` offers of a game were withdrawn or declined, asking again is
     refused (429) by either player and makes no table."""
-    from schotten.web.service import MAX_REMATCH_OFFERS
-
     duel = finished_game(client)
     for n in range(MAX_REMATCH_OFFERS):
         asker = n % 2
