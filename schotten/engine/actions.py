@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .cards import MUD, NUM_STONES, RUSES, SHIELD, card_str, parse_card
+from .cards import MUD, NUM_CLAN, NUM_STONES, RUSES, SHIELD, card_str, parse_card
 from .errors import NotationError
 
 
@@ -191,6 +191,35 @@ ACTIONS: list[Action] = _build()
 
 _TEXT: list[str] = [_text(a) for a in ACTIONS]
 _BY_TEXT: dict[str, Action] = {t.lower(): a for t, a in zip(_TEXT, ACTIONS, strict=True)}
+
+
+
+def _parts(action: Action) -> dict[str, str | int | None]:
+    kind, card, stone = action.kind, action.card, action.stone
+    deck = None
+    if kind == Kind.DRAW:
+        deck, card = DECK_NAMES[card], -1
+    elif kind == Kind.RETURN:
+        deck = DECK_NAMES[0 if card < NUM_CLAN else 1]
+    return {
+        "action": _TEXT[action.id],
+        "kind": kind.name.lower(),
+        "card": card_str(card) if card >= 0 else None,
+        "stone": stone if stone >= 0 else None,
+        "deck": deck,
+    }
+
+
+_PARTS: list[dict[str, str | int | None]] = [_parts(a) for a in ACTIONS]
+
+
+def action_parts(action_id: int) -> dict[str, str | int | None]:
+    """The action of this id as data: its notation (``action``), its ``kind`` (the Kind's name in
+    lower case: play, ruse, pass, claim, done, draw, take, place, discard, banish, return), its
+    ``card`` (notation, or None), its ``stone`` (0-8, or None) and its ``deck`` ("clan" or
+    "tactic" for a draw, and for a return the deck the card goes under; else None)."""
+    return dict(_PARTS[action_id])
+
 
 _SPACES = re.compile(r"\s+")
 _CARD_AT = re.compile(r"^(\S{2})\s*@\s*(\S+)$")

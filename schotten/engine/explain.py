@@ -7,6 +7,7 @@ an unseen card is (a hand or the deck), so it is safe to show either player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from .cards import (
     BLUFF,
     JOKER,
     MODE_BLUFF,
+    MODE_MUD,
     MUD,
     NUM_CLAN,
     NUM_STONES,
@@ -197,11 +199,46 @@ class ClaimProof:
 
 def _shown(state: GameState, stone: int, clan: tuple[int, ...], wild: tuple[int, ...],
            found: Formation) -> Shown:
+    return _shown_as(clan, wild, found, bool(state.modes[stone] & MODE_BLUFF))
+
+
+def _shown_as(clan: tuple[int, ...], wild: tuple[int, ...], found: Formation, bluff: bool) -> Shown:
     cards = sorted(clan + found.added + found.wild_as, key=lambda c: (value_of(c), colour_of(c)))
     troops = tuple((card_str(w), card_str(c)) for w, c in zip(wild, found.wild_as, strict=True))
-    bluff = bool(state.modes[stone] & MODE_BLUFF)
     rank = RANK_KEYS[rank_of(found.strength)]
     return Shown(rank, total_of(found.strength), tuple(card_str(c) for c in cards), troops, bluff)
+
+
+def side_formation(cards: Sequence[int], modes: int) -> Shown | None:
+    """The formation a complete side makes (elite troops at their best, R7.3) on a stone with
+    the combat-mode bits ``modes``; None while the side is not complete (R4)."""
+    size = 4 if modes & MODE_MUD else 3
+    if len(cards) < size:
+        return None
+    clan = tuple(c for c in cards if c < NUM_CLAN)
+    wild = tuple(c for c in cards if c >= NUM_CLAN)
+    bluff = bool(modes & MODE_BLUFF)
+    found = best_formation(clan, wild, size, bluff, 0)
+    assert found is not None, "a complete side always forms something"
+    return _shown_as(clan, wild, found, bluff)
+
+
+def board_formations(
+    sides: Sequence[Sequence[Sequence[int]]], modes: Sequence[int]
+) -> list[list[dict[str, Any] | None]]:
+    """For each stone, both sides' formations as ``Shown.to_dict`` data (None: not complete);
+    ``sides[stone][seat]`` are the cards, ``modes[stone]`` the combat-mode bits."""
+    result: list[list[dict[str, Any] | None]] = []
+    for stone, pair in enumerate(sides):
+        shown = [side_formation(cards, modes[stone]) for cards in pair]
+        result.append([None if s is None else s.to_dict() for s in shown])
+    return result
+
+
+def formations(state: GameState) -> list[list[dict[str, Any] | None]]:
+    """Every stone's formations now, both sides (see ``board_formations``): public (R10.1)."""
+    sides = [(state.sides[0][s], state.sides[1][s]) for s in range(NUM_STONES)]
+    return board_formations(sides, state.modes)
 
 
 def _complete_shown(state: GameState, seat: int, stone: int) -> Shown:

@@ -672,6 +672,8 @@ def _build(f: _Fields) -> GameState:
     state.forfeited = None
     state.history = []
     state.movers = []
+    state.last_draw = -1
+    state.round_boards = []
     state.round_starts = [0] * (len(f.outcomes) + 1)
     state._versions = [0] * NUM_STONES
     state._refuted = [None] * (2 * NUM_STONES)

@@ -120,6 +120,15 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Board:
+    """The cards on the board when a round ended: ``sides[stone][seat]`` in play order, and
+    each stone's combat-mode bits (so the final board can be shown after the next deal)."""
+
+    sides: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    modes: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MatchResult:
     """How the whole game ended (R9.3): the winner or None, the points, each round's outcome."""
 
@@ -139,6 +148,9 @@ class GameState:
     made ``history[i]``; ``round_starts`` the index in the history where each round
     began. ``returned_by[deck]`` lists, bottom up, which seat put each of the bottom
     cards of that deck there with the Recruiter (only cards still in the deck).
+    ``last_draw`` is the index in the history of the last move that took a card from a
+    deck (-1: none yet); ``round_boards[i]`` the board as round ``i`` ended (a state read
+    from a position has none for the rounds before it).
     """
 
     __slots__ = (
@@ -154,6 +166,7 @@ class GameState:
         "held",
         "held_from",
         "history",
+        "last_draw",
         "modes",
         "movers",
         "outcome",
@@ -165,6 +178,7 @@ class GameState:
         "recruit_returns",
         "returned_by",
         "round",
+        "round_boards",
         "round_outcomes",
         "round_starts",
         "rounds_won",
@@ -208,6 +222,8 @@ class GameState:
     scores: list[int]
     rounds_won: list[int]
     round_outcomes: list[Outcome]
+    round_boards: list[Board]
+    last_draw: int
     outcome: MatchResult | None
     forfeited: tuple[int, str] | None
     _versions: list[int]
@@ -225,6 +241,8 @@ class GameState:
         state.scores = [0, 0]
         state.rounds_won = [0, 0]
         state.round_outcomes = []
+        state.round_boards = []
+        state.last_draw = -1
         state.outcome = None
         state.forfeited = None
         if state.settings.first_player is None:
@@ -301,6 +319,8 @@ class GameState:
         other.scores = self.scores[:]
         other.rounds_won = self.rounds_won[:]
         other.round_outcomes = self.round_outcomes[:]
+        other.round_boards = self.round_boards[:]
+        other.last_draw = self.last_draw
         other.outcome = self.outcome
         other.forfeited = self.forfeited
         other._versions = self._versions[:]
@@ -615,6 +635,7 @@ class GameState:
     def _draw(self, deck: int) -> None:
         source = self.clan_deck if deck == A.CLAN_DECK else self.tactic_deck
         self.hands[self.turn].append(source.pop())
+        self.last_draw = len(self.history) - 1
         self.passes = 0
         if len(source) < len(self.returned_by[deck]):
             self.returned_by[deck].pop()
@@ -741,6 +762,7 @@ class GameState:
             self.rounds_won[winner] += 1
         self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
         self.round_outcomes.append(Outcome(winner, reason, stones, (points[0], points[1])))
+        self.round_boards.append(self._board())
         self.claimable = []
         if self.round + 1 < self.settings.rounds:
             self._deal(self.round + 1)
@@ -768,9 +790,15 @@ class GameState:
         self.scores = [self.scores[0] + points[0], self.scores[1] + points[1]]
         stones = tuple(o if o >= 0 else None for o in self.owner)
         self.round_outcomes.append(Outcome(winner, Reason.FORFEIT, stones, (points[0], points[1])))
+        self.round_boards.append(self._board())
         self.claimable = []
         self.phase = _OVER
         self.outcome = MatchResult(winner, (self.scores[0], self.scores[1]), tuple(self.round_outcomes))
+
+    def _board(self) -> Board:
+        """The board as it stands: each stone's cards on both sides and its combat modes."""
+        sides = tuple((tuple(self.sides[0][s]), tuple(self.sides[1][s])) for s in range(NUM_STONES))
+        return Board(sides, tuple(self.modes))
 
     def _match_winner(self) -> int | None:
         for measure in (self.scores, self.rounds_won):

@@ -16,9 +16,10 @@ of a finished game.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
 
 from . import actions as A
-from .actions import ACTIONS, Kind
+from .actions import ACTIONS, Kind, action_parts
 from .cards import (
     BLUFF,
     MODE_BLUFF,
@@ -28,6 +29,7 @@ from .cards import (
     NUM_STONES,
     card_str,
 )
+from .explain import board_formations
 from .state import GameState, Outcome, Phase
 
 _MODE_CODES = ((MODE_BLUFF, card_str(BLUFF)), (MODE_MUD, card_str(MUD)))
@@ -169,6 +171,49 @@ def _public_history(state: GameState, seat: int | None) -> tuple[str, ...]:
         _redacted(a) if ACTIONS[a].kind == Kind.RETURN and mover != seat else str(ACTIONS[a])
         for a, mover in zip(state.history, state.movers, strict=True)
     )
+
+
+def public_log(state: GameState, seat: int | None) -> list[dict[str, Any]]:
+    """Every move of the match as ``seat`` may know it (R10.2, R10.4), oldest first, as data.
+
+    Each entry is ``action_parts`` of the move (the other seat's Recruiter returns redacted as
+    in ``public_history``, with no card) and its ``index`` in the history, ``mover`` and
+    ``round`` (0-based). A ``place`` (Strategist, Traitor) names the card it puts down: the
+    card of the ``take`` before it.
+    """
+    log: list[dict[str, Any]] = []
+    held: str | int | None = None
+    for index, ((round_index, mover), action_id) in enumerate(zip(actors(state), state.history, strict=True)):
+        action = ACTIONS[action_id]
+        if action.kind == Kind.RETURN and mover != seat:
+            entry = action_parts(action_id) | {"action": _redacted(action_id), "card": None}
+        else:
+            entry = action_parts(action_id)
+        if action.kind == Kind.TAKE:
+            held = entry["card"]
+        elif action.kind == Kind.PLACE:
+            entry["card"] = held
+        entry.update(index=index, mover=mover, round=round_index)
+        log.append(entry)
+    return log
+
+
+def round_board(state: GameState, index: int) -> dict[str, Any] | None:
+    """The board as round ``index`` ended, public (R10.1): ``{"round", "stones": [{"cards":
+    [side 0, side 1], "modes", "owner"}], "formations"}``; None if the state does not hold it."""
+    if not 0 <= index < len(state.round_boards):
+        return None
+    board = state.round_boards[index]
+    owners = state.round_outcomes[index].stones
+    stones = [
+        {
+            "cards": [list(_cards(list(pair[0]))), list(_cards(list(pair[1])))],
+            "modes": [code for bit, code in _MODE_CODES if board.modes[stone] & bit],
+            "owner": -1 if owners[stone] is None else owners[stone],
+        }
+        for stone, pair in enumerate(board.sides)
+    ]
+    return {"round": index, "stones": stones, "formations": board_formations(board.sides, board.modes)}
 
 
 # ---------------------------------------------------------------- the view

@@ -87,16 +87,8 @@ def undo_span(state: GameState, seat: int) -> int | str:
 
 
 def _revealed_since(state: GameState, start: int) -> bool:
-    """Whether a card left a deck (something hidden reached a hand) after move ``start``."""
-    replayed = rebuilt(state, start)
-    size = len(replayed.clan_deck) + len(replayed.tactic_deck)
-    for action_id in state.history[start:]:
-        replayed.apply_id(action_id)
-        now = len(replayed.clan_deck) + len(replayed.tactic_deck)
-        if now < size:
-            return True
-        size = now
-    return False
+    """Whether a card left a deck (something hidden reached a hand) at move ``start`` or after."""
+    return state.last_draw >= start
 
 
 def undo_notation(state: GameState, count: int) -> str:
