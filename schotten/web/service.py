@@ -27,9 +27,10 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocket
 
 from ..engine import ACTIONS, Action, GameState, NotationError, Settings, parse_action
-from ..engine.explain import claim_proof
+from ..engine.actions import action_parts
+from ..engine.explain import claim_proof, formations
 from ..engine.record import record_of
-from ..engine.view import reveal, view
+from ..engine.view import public_log, reveal, round_board, view
 from .ai import AiPool, decision_seed
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
 from .messages import (
@@ -227,12 +228,24 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
         "last": last,
         "can_undo": can_undo,
         "claims": claims,
+        "legal": _legal(game, seat),
+        "formations": formations(state),
+        "log": public_log(state, seat),
+        "round_end": round_board(state, len(state.round_outcomes) - 1),
         "status": game.info.status,
         "reveal": reveal(state) if state.is_over else None,
         "rematch": rematch_of(game.info),
         "rematch_of": game.info.rematch_of,
         "rematch_closed": closed_offer_of(game.info),
     }
+
+
+def _legal(game: LiveGame, seat: int | None) -> list[dict[str, Any]]:
+    """The seat's legal actions as data (``action_parts``) while its game is played, else none."""
+    state = game.state
+    if seat is None or seat != state.turn or state.is_over or game.info.status != "playing":
+        return []
+    return [action_parts(i) for i in state.legal_action_ids()]
 
 
 class GameService:

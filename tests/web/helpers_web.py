@@ -19,9 +19,10 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings
+from schotten.engine.actions import action_parts
 from schotten.engine.cards import NUM_STONES, card_str
-from schotten.engine.explain import claim_proof
-from schotten.engine.view import public_history, reveal, view
+from schotten.engine.explain import claim_proof, formations
+from schotten.engine.view import public_history, public_log, reveal, round_board, view
 from schotten.web.gamelog import undo_span
 from schotten.web.service import GameService
 from schotten.web.settings import WebSettings
@@ -30,11 +31,16 @@ from schotten.web.store import Entry
 SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""
 
-STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "status", "reveal",
-              "rematch", "rematch_of", "rematch_closed"}
+STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "legal",
+              "formations",
+              "log", "round_end", "status", "reveal", "rematch", "rematch_of", "rematch_closed"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
+WORKED_OUT = ("claims", "formations", "round_end")
+"""Parts of a state message worked out from public cards only (claim proofs and formations name
+the cards elite troops stand for and best completions, which may be anywhere): a leak check
+skips them, as the exact-message check shows they are the engine's public data."""
 
 
 def test_settings(tmp_path: Path, **changes: Any) -> WebSettings:
@@ -128,6 +134,13 @@ def public_last(state: GameState, seat: int | None) -> dict[str, Any] | None:
     return {"action": text, "mover": mover}
 
 
+def legal_parts(state: GameState, seat: int | None, status: str) -> list[Message]:
+    """The legal actions a seat is offered, as data: only its own, only while the game is played."""
+    if seat != state.turn or state.is_over or status != "playing":
+        return []
+    return [action_parts(a.id) for a in state.legal_actions()]
+
+
 def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
                    status: str) -> Message:
     """The exact state message ``seat`` should get (built here, not by the server)."""
@@ -143,6 +156,10 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "last": public_last(state, seat),
         "can_undo": can_undo,
         "claims": claims,
+        "legal": legal_parts(state, seat, status),
+        "formations": formations(state),
+        "log": public_log(state, seat),
+        "round_end": round_board(state, len(state.round_outcomes) - 1),
         "status": "over" if state.is_over else status,
         "reveal": reveal(state) if state.is_over else None,
         "rematch": None,
@@ -174,7 +191,8 @@ def leaked(message: Message, state: GameState, seat: int | None, seed: int = SEE
     """What ``message`` shows that ``seat`` may not know: secret cards, the seed (empty: nothing)."""
     if message.get("status") == "over":
         return []
-    shown = json.dumps({k: v for k, v in message.items() if k != "claims"})
+    shown = json.dumps({k: v for k, v in message.items() if k not in WORKED_OUT}
+                       | {"round_end": (message.get("round_end") or {}).get("stones")})
     found = [f"seed {seed}"] if str(seed) in json.dumps(message) else []
     secret = secret_cards(state, seat)
     return found + sorted({m for m in CARD_TEXT.findall(shown) if m in secret})
