@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from schotten.engine import ACTIONS, GameState, Kind, Settings, parse_action
-from schotten.engine.actions import action_parts
+from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings, parse_action
+from schotten.engine.actions import DONE_ID, action_parts
 from schotten.engine.cards import card_str, parse_card
 from schotten.engine.explain import formations, side_formation
 from schotten.engine.view import public_history, public_log, round_board
@@ -111,3 +111,27 @@ def test_last_draw_marks_every_card_that_left_a_deck(settings: Settings) -> None
                 elif state.last_draw != len(state.history) - 1:
                     assert state.last_draw == previous.last_draw
             previous = state.copy()
+
+
+@pytest.mark.parametrize("variant", ["base", "tactics"])
+def test_draw_is_forced_when_a_play_draws_with_no_choice(variant: str) -> None:
+    forced = free = 0
+    for state in random_states(Settings.of(variant), seed=3):
+        if state.phase != Phase.PLAY:
+            continue
+        play = next((i for i in state.legal_action_ids() if ACTIONS[i].kind == Kind.PLAY), None)
+        if play is None:
+            continue
+        after = state.copy()
+        after.apply_id(play)
+        if after.phase == Phase.CLAIM:
+            after.apply_id(DONE_ID)  # claims reveal nothing (R3.3); the draw comes after them
+        drew = after.last_draw >= len(state.history)
+        if state.draw_is_forced:
+            assert drew  # R3.4: one deck only, no choice
+            forced += 1
+        elif drew:
+            raise AssertionError("a draw came with no choice although draw_is_forced said no")
+        else:
+            free += 1
+    assert forced and free

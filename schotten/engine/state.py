@@ -347,6 +347,13 @@ class GameState:
         """For each seat, the cards it put under the decks that are still there (R10.2)."""
         return [[card for deck in self.known_under(seat) for _, card in deck] for seat in (0, 1)]
 
+    @property
+    def draw_is_forced(self) -> bool:
+        """Whether a card played now would be followed by a draw with no choice of deck (R3.4):
+        the hand would be short of the hand size and exactly one deck has cards."""
+        short = len(self.hands[self.turn]) - 1 < self.settings.hand_size
+        return self.phase == _PLAY and short and bool(self.clan_deck) != bool(self.tactic_deck)
+
     def round_of_move(self, index: int) -> int:
         """The round (0-based) in which the move ``history[index]`` was made."""
         return sum(1 for start in self.round_starts if start <= index) - 1

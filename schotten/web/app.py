@@ -137,6 +137,11 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         """Open tables, games in progress and finished games, most recent first."""
         return Tables(tables=await service.tables())
 
+    @app.get("/api/my-games", response_model=Tables)
+    async def my_games(request: Request) -> Tables:
+        """The tables whose seat this browser holds (its seat cookies), newest first."""
+        return Tables(tables=await service.mine(request.cookies))
+
     @app.post("/api/tables", response_model=SeatGrant, responses=_ERRORS)
     async def create_table(body: CreateTable, response: Response) -> SeatGrant:
         """Open a table against the AI or a friend; the answer holds your seat's secret link."""

@@ -113,6 +113,8 @@ class Table(BaseModel):
     winner: int | None
     rematch: str | None = None
     rematch_of: str | None = None
+    seat: int | None = None
+    """The seat this browser holds at the table (in ``/api/my-games`` only; None elsewhere)."""
 
 
 class GameSummary(Table):

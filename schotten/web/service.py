@@ -110,6 +110,20 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+SEAT_COOKIE = "seat_"
+"""The prefix of the cookie holding a seat's token (``seat_{game id}``)."""
+
+
+def seat_of_token(info: GameInfo, token: str) -> int | None:
+    """The seat of the game ``info`` whose token this is, or None (compared in constant time)."""
+    digest = token_hash(token)
+    found = None
+    for seat, stored in enumerate(info.token_hashes):
+        if stored is not None and hmac.compare_digest(stored, digest):
+            found = seat
+    return found
+
+
 class LiveGame:
     """A game being served: its row, its state, its version (log length), clients and lock."""
 
@@ -123,12 +137,7 @@ class LiveGame:
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, or None (compared in constant time)."""
-        digest = token_hash(token)
-        found = None
-        for seat, stored in enumerate(self.info.token_hashes):
-            if stored is not None and hmac.compare_digest(stored, digest):
-                found = seat
-        return found
+        return seat_of_token(self.info, token)
 
     @property
     def ai_to_move(self) -> bool:
@@ -229,6 +238,7 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
         "can_undo": can_undo,
         "claims": claims,
         "legal": _legal(game, seat),
+        "auto_draw": seat == state.turn and state.draw_is_forced,
         "formations": formations(state),
         "log": public_log(state, seat),
         "round_end": round_board(state, len(state.round_outcomes) - 1),
@@ -324,6 +334,19 @@ class GameService:
     async def tables(self) -> list[Table]:
         """The most recent tables: open ones, games in progress and finished games."""
         return [table_of(info) for info in await self._db(self.store.recent, self.settings.table_limit)]
+
+    async def mine(self, cookies: Mapping[str, str]) -> list[Table]:
+        """The tables whose seat this browser holds (a valid ``seat_{id}`` cookie), newest first,
+        each with ``seat`` set; at most ``table_limit`` of them."""
+        tokens = {name[len(SEAT_COOKIE):]: value for name, value in cookies.items()
+                  if name.startswith(SEAT_COOKIE) and 1 <= len(name) - len(SEAT_COOKIE) <= 32}
+        ids = sorted(tokens)[: 4 * self.settings.table_limit]
+        found = []
+        for info in await self._db(self.store.infos, ids):
+            seat = seat_of_token(info, tokens[info.id])
+            if seat is not None:
+                found.append(table_of(info).model_copy(update={"seat": seat}))
+        return found[: self.settings.table_limit]
 
     async def summary(self, game_id: str) -> GameSummary:
         """A game's table and version."""

@@ -259,6 +259,19 @@ class Store:
             )
             return _with_links(session, [_info(row) for row in session.scalars(query)])
 
+    def infos(self, ids: list[str]) -> list[GameInfo]:
+        """The games of these ids that exist, newest first (closed rematch tables left out)."""
+        wanted = [i for i in ids if "\x00" not in i]
+        if not wanted:
+            return []
+        with self._session() as session:
+            query = (
+                select(GameRow)
+                .where(GameRow.id.in_(wanted), GameRow.status != CLOSED)
+                .order_by(GameRow.created.desc(), GameRow.id)
+            )
+            return _with_links(session, [_info(row) for row in session.scalars(query)])
+
     def games_in_play(self, mode: str | None = None) -> list[str]:
         """The ids of the games being played (of one mode, if given)."""
         query = select(GameRow.id).where(GameRow.status == "playing")

@@ -32,8 +32,8 @@ SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""
 
 STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "legal",
-              "formations",
-              "log", "round_end", "status", "reveal", "rematch", "rematch_of", "rematch_closed"}
+              "auto_draw", "formations", "log", "round_end", "status", "reveal", "rematch", "rematch_of",
+              "rematch_closed"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
@@ -157,6 +157,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "can_undo": can_undo,
         "claims": claims,
         "legal": legal_parts(state, seat, status),
+        "auto_draw": seat == state.turn and state.draw_is_forced,
         "formations": formations(state),
         "log": public_log(state, seat),
         "round_end": round_board(state, len(state.round_outcomes) - 1),

@@ -22,7 +22,7 @@ from schotten.web import create_app, i18n
 from schotten.web.settings import WebSettings
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
-              "rematch_of"}
+              "rematch_of", "seat"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 
@@ -52,7 +52,7 @@ def test_create_a_friend_table(client: TestClient) -> None:
     assert tables == [{
         "id": grant["id"], "variant": "tactics", "rounds": 3, "mode": "friend", "level": None,
         "players": [None, "Ann"], "status": "open", "created": tables[0]["created"], "winner": None,
-        "rematch": None, "rematch_of": None,
+        "rematch": None, "rematch_of": None, "seat": None,
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 
@@ -346,3 +346,20 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch) -> None:
     assert served[0].port == 8123 and served[0].database_url == "sqlite:///t.db"
     result = CliRunner().invoke(cli_app, ["serve", "--database", "postgresql://me:secret@db/s"])
     assert "secret" not in result.output and served[1].port == 8000
+
+
+def test_my_games_are_the_tables_whose_seat_cookies_this_browser_holds(client: TestClient) -> None:
+    ann = create(client, nickname="Ann")
+    bob_table = create(client, nickname="Bob", seat=1)
+    other = create(client, nickname="Cy")
+    client.cookies.set(f"seat_{ann['id']}", ann["token"])
+    client.cookies.set(f"seat_{bob_table['id']}", bob_table["token"])
+    client.cookies.set(f"seat_{other['id']}", "forged-token")
+    client.cookies.set("seat_nosuchgame", "whatever")
+    mine = client.get("/api/my-games").json()["tables"]
+    assert {t["id"]: t["seat"] for t in mine} == {ann["id"]: 0, bob_table["id"]: 1}
+    assert all(set(t) == TABLE_KEYS for t in mine)
+    assert ann["token"] not in json.dumps(mine) and bob_table["token"] not in json.dumps(mine)
+    assert all(t["seat"] is None for t in client.get("/api/tables").json()["tables"])
+    client.cookies.clear()
+    assert client.get("/api/my-games").json()["tables"] == []
