@@ -29,7 +29,7 @@ from .cards import (
     NUM_STONES,
     card_str,
 )
-from .explain import board_formations
+from .explain import board_formations, formations
 from .state import GameState, Outcome, Phase
 
 _MODE_CODES = ((MODE_BLUFF, card_str(BLUFF)), (MODE_MUD, card_str(MUD)))
@@ -317,7 +317,8 @@ def view(state: GameState, seat: int | None) -> View:
 def reveal(state: GameState, finished: bool = False) -> dict[str, object]:
     """Everything about a finished game (R10.4 hides nothing once play is over).
 
-    The spectator's view plus both hands, the decks bottom up and the full history.
+    The spectator's view plus both hands, the decks bottom up, the full history and every
+    stone's formations (``explain.formations``).
     Raises ValueError while the game is still being played, unless ``finished`` says that
     ``state`` is an earlier position of a game that is over (a step of its replay).
     """
@@ -327,4 +328,5 @@ def reveal(state: GameState, finished: bool = False) -> dict[str, object]:
     data["hands"] = [list(_cards(state.hands[0])), list(_cards(state.hands[1]))]
     data["decks"] = [list(_cards(state.clan_deck)), list(_cards(state.tactic_deck))]
     data["history"] = [str(ACTIONS[a]) for a in state.history]
+    data["formations"] = formations(state)
     return data
