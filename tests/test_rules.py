@@ -1,4 +1,4 @@
-"""Scenario tests of the base game rules R1-R6 (RULES.md), written in the action notation.
+"""Scenario tests of the base game rules R1-R6 (docs/rules.md), written in the action notation.
 
 Each test names the rule it checks. Positions are dealt with ``tests.scenario.deal``;
 seat 0 moves first unless a test says otherwise.

@@ -1,6 +1,6 @@
 """What one seat may know (R10): ``view(state, seat)`` and the redacted move history.
 
-A view is computed from the state alone and holds only what RULES.md R10 lets
+A view is computed from the state alone and holds only what rule R10 (docs/rules.md) lets
 that seat know: the board, the discard piles, the deck sizes, both hands' sizes
 as (clan, tactic) counts, the seat's own hand, the cards it put under a deck with
 the Recruiter that are still there (R10.2) and the move history with the other
