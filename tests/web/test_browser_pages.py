@@ -72,9 +72,9 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def page(self, lang: str = "en") -> Any:
-        """A page of a new browser whose preferred language is ``lang``."""
-        context = self.chromium.new_context(viewport={"width": 1280, "height": 900}, locale=LOCALES[lang])
+    def page(self, lang: str = "en", width: int = 1280) -> Any:
+        """A page of a new browser whose preferred language is ``lang``, ``width`` pixels wide."""
+        context = self.chromium.new_context(viewport={"width": width, "height": 900}, locale=LOCALES[lang])
         context.set_default_timeout(PAGE_TIMEOUT_MS)
         self.contexts.append(context)
         page = context.new_page()
@@ -273,6 +273,17 @@ def test_the_my_games_list(pages: Pages, server: LiveServer) -> None:
     page.click(f'#my-games li[data-table="{waiting}"] a')
     page.wait_for_url(f"**/game/{waiting}")
     page.wait_for_selector('#status[data-status="open"]')
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "ca"])
+def test_the_lobby_fits_a_phone(pages: Pages, server: LiveServer, lang: str) -> None:
+    """On a 320-pixel screen the lobby (its form, My games) needs no sideways scrolling."""
+    page = pages.page(lang, width=320)
+    create_from_lobby(page, server.url, "expert-base")
+    lobby(page, server.url, lang)
+    page.wait_for_selector("#my-games li")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 320, f"the lobby is {width}px wide"
 
 
 # ---------------------------------------------------------------------- the replay page
