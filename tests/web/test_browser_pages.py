@@ -251,7 +251,8 @@ def test_resume_on_ones_own_tables_and_watch_on_the_others(pages: Pages, server:
 
 def test_the_my_games_list(pages: Pages, server: LiveServer) -> None:
     """A new browser has no My games section; once it holds seats, the list shows its game in
-    progress and its open table with Resume, and its finished game with its replay, not others'."""
+    progress and its open table with Resume, its finished game with its replay; not the others'
+    games, nor a rematch table closed before its game began (nothing to resume or replay)."""
     page = pages.page()
     others = ai_table(server.url, "Cleo")
     lobby(page, server.url)
@@ -259,8 +260,14 @@ def test_the_my_games_list(pages: Pages, server: LiveServer) -> None:
     playing = create_from_lobby(page, server.url, "tactics")
     waiting = create_from_lobby(page, server.url, "base", mode="friend")
     finished, links = finished_friend_game(server.url, seed=5)
-    page.goto(f"{server.url}{links[1]}")  # Bob's seat link: this browser now holds his seat
-    page.wait_for_selector("#status[data-version]")
+    token = links[1].split("token=")[1]
+    offer = post_json(f"{server.url}/api/games/{finished}/rematch", {"token": token})
+    for link in (links[1], offer["url"]):  # Bob's seat links: this browser now holds his seats
+        page.goto(f"{server.url}{link}")
+        page.wait_for_selector("#status[data-version]")
+    lobby(page, server.url)
+    assert row(page, offer["id"], "#my-games").locator("a").inner_text() == "Resume"
+    post_json(f"{server.url}/api/games/{finished}/rematch/withdraw", {"token": token})
     lobby(page, server.url)
     page.wait_for_selector("#my-games-box:not([hidden])")
     listed = page.eval_on_selector_all("#my-games li", "ns => ns.map(n => n.dataset.table)")

@@ -83,8 +83,6 @@ function row(table) {
   if (mine.has(table.id) && (table.status === "open" || table.status === "playing")) {
     item.dataset.mine = "1";
     item.append(gameLink(table, t("Resume"), "primary"));
-  } else if (table.status === "closed") {
-    item.append(el("span", { class: "muted", text: t("Closed: no game was played here") }));
   } else if (table.status === "open" && table.rematch_of) {
     item.append(el("span", { class: "muted", text: t("Rematch: the seat is kept for the other player") }));
   } else if (table.status === "open") {
@@ -97,7 +95,7 @@ function row(table) {
     }));
   } else if (table.status === "playing") {
     item.append(gameLink(table, t("Watch")));
-  } else {
+  } else if (table.status === "over") {
     item.append(el("span", { class: "muted", text: winnerText(table) }),
       el("a", { class: "btn small", text: t("Replay"), attrs: { href: `/replay/${encodeURIComponent(table.id)}` } }));
   }
