@@ -345,6 +345,6 @@ def test_the_replay_page_of_an_unknown_game(pages: Pages, server: LiveServer) ->
                lambda route: route.fulfill(status=404, json={"error": f"no game {finished}"}))
     page.goto(f"{server.url}/replay/{finished}")
     page.wait_for_selector("#replay-missing")
-    assert page.inner_text("#replay-missing") == "There is no such game."
+    assert page.inner_text("#replay-missing") == "This game does not exist."
     assert_no_replay_parts(page)
     assert page.get_attribute("#back-to-lobby", "href") == "/"

@@ -154,3 +154,13 @@ def test_the_catalogue_route_sends_one_form_per_category(tmp_path: Path) -> None
         f"{{n}} stone{glue}many": "{n} stones",
         f"{{n}} stone{glue}other": "{n} pedres",
     }
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "ca"])
+def test_no_message_is_in_a_catalogue_twice(lang: str) -> None:
+    """Babel keeps one of two entries with the same msgid without a word: each msgid once."""
+    text = i18n.catalogue_path(LOCALE_DIR, lang).read_text(encoding="utf-8")
+    entries = re.findall(r'^msgid ((?:".*"\n)+)', text, re.M)
+    msgids = ["".join(re.findall(r'"(.*)"', entry)) for entry in entries]
+    repeated = sorted({m for m in msgids if msgids.count(m) > 1})
+    assert not repeated, f"{lang}: {repeated}"

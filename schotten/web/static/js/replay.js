@@ -153,7 +153,7 @@ function showPlaying() {
 async function showRefusal(error) {
   const lobby = { id: "back-to-lobby", text: t("Back to the lobby"), href: "/" };
   if (error.status === 404) {
-    showNoGame("replay-missing", t("There is no such game."), lobby);
+    showNoGame("replay-missing", t("This game does not exist."), lobby);
     return;
   }
   if (error.status !== 409) {
