@@ -1,5 +1,7 @@
 // Translations: the catalogue comes from the server (/api/i18n/{lang}, read from the .po files).
-// Every visible string is looked up with t(...) and its English text, which is the key.
+// Every visible string is looked up with t(...) and its English text, which is the key; a text
+// with a count is looked up with tn(singular, plural, n): the server sends each plural message's
+// forms keyed by CLDR plural category, and Intl.PluralRules picks the category of n.
 // Static page text is marked with data-i18n (the element's own text is the key), and
 // data-i18n-title / data-i18n-placeholder / data-i18n-aria-label for attributes.
 
@@ -11,10 +13,35 @@ const ENDONYMS = { en: "English", pt: "Português", ca: "Català" };
 let messages = {};
 let current = "en";
 
+// Joins a plural message's msgid and a CLDR category in the catalogue's keys (schotten/web/i18n.py).
+const PLURAL_GLUE = "\u0004";
+const pluralRules = new Map();
+
+function fillIn(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
 /** Translate `key` (the English text) and fill in {name} placeholders from `params`. */
 export function t(key, params = {}) {
-  const text = messages[key] || key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return fillIn(messages[key] || key, params);
+}
+
+/** The CLDR plural category ("one", "many", "other" ...) of `n` in language `lang`. */
+export function pluralCategory(n, lang = current) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang).select(n);
+}
+
+/**
+ * Translate a text with a count: `singular` and `plural` are the English texts (the msgid and
+ * msgid_plural of the catalogue), `n` the count, also filled in as {n} unless `params` has one.
+ * The form is the one of n's plural category in the page's language; a language's missing form
+ * falls back to its "other" form, then to English.
+ */
+export function tn(singular, plural, n, params = {}) {
+  const form = (category) => messages[`${singular}${PLURAL_GLUE}${category}`];
+  const english = pluralCategory(n, "en") === "one" ? singular : plural;
+  return fillIn(form(pluralCategory(n)) || form("other") || english, { n, ...params });
 }
 
 /** Mark a string as a catalogue key without translating it yet (it is passed to t() later). */

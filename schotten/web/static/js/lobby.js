@@ -1,13 +1,14 @@
-// The lobby: create a table, join an open one, watch a game, open a finished game's replay.
+// The lobby: create a table, join an open one, watch a game, open a finished game's replay, and
+// resume the games whose seat this browser holds (its seat cookies: GET /api/my-games).
 
 import { cleanNickname, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
-import { playerName } from "./board.js";
 import { byId, el, fill } from "./dom.js";
-import { initI18n, N_, t } from "./i18n.js";
+import { initI18n, t, tn } from "./i18n.js";
+import { levelName, playerName, variantName } from "./labels.js";
 
-const VARIANTS = { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") };
-const LEVELS = { easy: N_("Easy"), medium: N_("Medium"), hard: N_("Hard"), expert: N_("Expert") };
 const REFRESH_MS = 5000;
+// The ids of the tables whose seat this browser holds, as the last refresh found them.
+let mine = new Set();
 
 function nickname() {
   const name = cleanNickname(byId("nickname").value);
@@ -62,9 +63,9 @@ async function join(id) {
 
 function describe(table) {
   const players = table.players.map((p) => (p ? playerName(p) : t("(free seat)"))).join(" – ");
-  const opponent = table.mode === "ai" ? t("against the computer ({level})", { level: t(LEVELS[table.level] || table.level || "") }) : "";
-  const rounds = t("Rounds: {n}", { n: table.rounds });
-  return [t(VARIANTS[table.variant] || table.variant), rounds, opponent].filter(Boolean).join(" · ") + ` — ${players}`;
+  const opponent = table.mode === "ai" ? t("against the computer ({level})", { level: levelName(table.level) }) : "";
+  const rounds = tn("{n} round", "{n} rounds", table.rounds);
+  return [variantName(table.variant), rounds, opponent].filter(Boolean).join(" · ") + ` — ${players}`;
 }
 
 function winnerText(table) {
@@ -72,10 +73,17 @@ function winnerText(table) {
   return t("{name} won", { name: playerName(table.players[table.winner] || "?") });
 }
 
+function gameLink(table, text, kind = "") {
+  return el("a", { class: `btn small ${kind}`.trim(), text, attrs: { href: `/game/${encodeURIComponent(table.id)}` } });
+}
+
 function row(table) {
   const item = el("li", { class: "table-row", data: { table: table.id, status: table.status } },
     el("span", { class: "desc", text: describe(table) }));
-  if (table.status === "open" && table.rematch_of) {
+  if (mine.has(table.id) && (table.status === "open" || table.status === "playing")) {
+    item.dataset.mine = "1";
+    item.append(gameLink(table, t("Resume"), "primary"));
+  } else if (table.status === "open" && table.rematch_of) {
     item.append(el("span", { class: "muted", text: t("Rematch: the seat is kept for the other player") }));
   } else if (table.status === "open") {
     item.append(el("button", {
@@ -86,8 +94,8 @@ function row(table) {
       on: { click: () => join(table.id) },
     }));
   } else if (table.status === "playing") {
-    item.append(el("a", { class: "btn small", text: t("Watch"), attrs: { href: `/game/${encodeURIComponent(table.id)}` } }));
-  } else {
+    item.append(gameLink(table, t("Watch")));
+  } else if (table.status === "over") {
     item.append(el("span", { class: "muted", text: winnerText(table) }),
       el("a", { class: "btn small", text: t("Replay"), attrs: { href: `/replay/${encodeURIComponent(table.id)}` } }));
   }
@@ -100,10 +108,18 @@ function fillList(id, tables) {
   else fill(list, ...tables.map(row));
 }
 
+/** The games whose seat this browser holds; the section is hidden while there are none. */
+function fillMine(tables) {
+  byId("my-games-box").hidden = !tables.length;
+  if (tables.length) fill(byId("my-games"), ...tables.map(row));
+}
+
 async function refresh() {
   try {
-    const data = await getJSON("/api/tables");
+    const [data, own] = await Promise.all([getJSON("/api/tables"), getJSON("/api/my-games")]);
     const tables = data.tables || [];
+    mine = new Set((own.tables || []).map((tb) => tb.id));
+    fillMine(own.tables || []);
     fillList("open-tables", tables.filter((tb) => tb.status === "open"));
     fillList("playing-tables", tables.filter((tb) => tb.status === "playing"));
     fillList("over-tables", tables.filter((tb) => tb.status === "over"));

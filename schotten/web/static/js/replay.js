@@ -1,16 +1,19 @@
-// The replay page: step through a finished game move by move, every card shown.
+// The replay page: step through a finished game move by move, every card shown. A game that
+// has no replay (yet) gets a sentence saying why in place of the controls and the board.
 
-import { getJSON, showMessage } from "./api.js";
+import { getJSON } from "./api.js";
 import {
-  actionFocus, decksNode, describeAction, pileNode, playerName, renderBoard, roundLines,
+  actionFocus, decksNode, describeAction, pileNode, renderBoard, roundLines,
 } from "./board.js";
 import { cardFace, sortCards } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
-import { initI18n, N_, t } from "./i18n.js";
+import { initI18n, t, tn } from "./i18n.js";
+import { playerName, variantName } from "./labels.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
-const VARIANTS = { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") };
 const PLAY_MS = 900;
+// Shown once the replay has loaded (hidden before, so that nothing empty or dead is offered).
+const REPLAY_PARTS = ".replay-controls .row, #slider, #panel-top, .middle, #panel-bottom";
 
 const replay = { steps: [], table: null, index: 0, timer: null };
 
@@ -30,7 +33,7 @@ function panel(id, seat, data) {
 
 function stepText(step, index) {
   const total = replay.steps.length - 1;
-  if (index === 0) return t("The deal ({n} moves in all)", { n: total });
+  if (index === 0) return tn("The deal ({n} move in all)", "The deal ({n} moves in all)", total);
   return t("Move {i} of {n}: {move}", { i: index, n: total, move: describeAction(step.action, names()[step.mover]) });
 }
 
@@ -61,7 +64,7 @@ function show(index) {
   fill(byId("decks"), decksNode(data));
   fill(byId("rounds"), ...roundLines(data, names()));
   fill(byId("score"),
-    el("span", { class: "variant", text: t(VARIANTS[data.variant] || data.variant) }),
+    el("span", { class: "variant", text: variantName(data.variant) }),
     el("span", { text: t("Round {round} of {rounds}", { round: Math.min(data.round + 1, data.rounds), rounds: data.rounds }) }),
     el("span", {
       class: "points",
@@ -111,50 +114,61 @@ function wire() {
   });
 }
 
-/** No game was played at this table (yet): say why where it stays, in place of the controls
- * (no empty board, no record download), with a way back to the game page ``backTo``. */
-function showNoGame(id, text, backTo) {
-  const back = backTo ? el("a", {
-    class: "btn", text: t("Back to the game"),
-    attrs: { id: "back-to-game", href: `/game/${encodeURIComponent(backTo)}` },
-  }) : null;
-  fill(document.querySelector(".replay-controls"),
-    el("p", { class: "step", text, attrs: { id, role: "status" } }), back);
+/** There is no replay to show (yet): say why in place of the controls (no empty board, no
+ * record download), with a link (`{id, text, href}`) to where the reader can go instead. */
+function showNoGame(id, text, link = null) {
+  const action = link ? el("a", { class: "btn primary", text: link.text, attrs: { id: link.id, href: link.href } }) : null;
+  const controls = document.querySelector(".replay-controls");
+  controls.classList.add("no-replay");
+  fill(controls, el("p", { class: "step", text, attrs: { id, role: "status" } }), action);
   for (const node of document.querySelectorAll("#panel-top, .middle, #panel-bottom, #outcome")) node.hidden = true;
+}
+
+function gamePage(id) {
+  return `/game/${encodeURIComponent(id)}`;
 }
 
 /** A closed rematch table never had a game: back to the finished game it was the rematch of. */
 function showClosed(table) {
   showNoGame("replay-closed",
     t("This table was closed before its game began (the rematch offer was withdrawn or declined): there is nothing to replay."),
-    table.rematch_of);
+    table.rematch_of ? { id: "back-to-game", text: t("Back to the game"), href: gamePage(table.rematch_of) } : null);
 }
 
 /** A table waiting for its second player has no game yet: back to the table itself. */
 function showNotBegun(table) {
   showNoGame("replay-not-begun",
     t("This game has not begun yet: the table is waiting for its second player, so there is nothing to replay yet."),
-    table.id);
+    { id: "back-to-game", text: t("Back to the game"), href: gamePage(table.id) });
 }
 
-/** Why the replay was refused: a closed table has none, an open one none yet (its table says
- * which), any other game is not over yet. */
+/** A game being played has no replay before its end (it would reveal the hands): watch it live. */
+function showPlaying() {
+  showNoGame("replay-playing", t("This game is still being played: its replay opens when it is over."),
+    { id: "watch-live", text: t("Watch it live"), href: gamePage(gameId) });
+}
+
+/** Why the replay was refused: a closed table has none, an open one none yet, a game being
+ * played none before its end (its table says which); an unknown game none at all. */
 async function showRefusal(error) {
+  const lobby = { id: "back-to-lobby", text: t("Back to the lobby"), href: "/" };
+  if (error.status === 404) {
+    showNoGame("replay-missing", t("This game does not exist."), lobby);
+    return;
+  }
   if (error.status !== 409) {
-    showMessage(error.message);
+    showNoGame("replay-error", error.message, lobby);
     return;
   }
   const table = await getJSON(`/api/games/${encodeURIComponent(gameId)}`).catch(() => null);
   if (table && table.status === "closed") showClosed(table);
   else if (table && table.status === "open") showNotBegun(table);
-  else showMessage(t("This game is not over yet: its replay opens once it ends."));
+  else showPlaying();
 }
 
 async function main() {
   await initI18n();
-  const download = byId("download");
-  download.href = `/api/games/${encodeURIComponent(gameId)}/record?download=1`;
-  download.setAttribute("download", `schotten-${gameId}.json`);
+  byId("step").textContent = t("Loading the replay…");
   try {
     const data = await getJSON(`/api/games/${encodeURIComponent(gameId)}/replay`);
     replay.steps = data.steps;
@@ -163,6 +177,10 @@ async function main() {
     await showRefusal(error);
     return;
   }
+  const download = byId("download");
+  download.href = `/api/games/${encodeURIComponent(gameId)}/record?download=1`;
+  download.setAttribute("download", `schotten-${gameId}.json`);
+  for (const node of document.querySelectorAll(REPLAY_PARTS)) node.hidden = false;
   byId("slider").max = String(replay.steps.length - 1);
   wire();
   show(0);
