@@ -8,6 +8,9 @@ second the server sustained (its flood limit lifted: these clients act as fast a
 they can) and the round-trip latency of an action (sent, until the acting seat's
 socket receives the state with the new version): median, 95th and 99th
 percentiles and the worst. ``--ai N`` also plays N games against the AI at ``--level``.
+It also times, in this process, what one broadcast costs per client late in a long match (a
+3-round tactics match of random moves, its last decision after a card play): building and encoding the state
+message for two seats and a spectator, divided by three, against the view alone.
 Nothing is asserted: the figures are for docs and closing notes, not pass or fail.
 """
 
@@ -29,6 +32,16 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+
+from schotten.engine import ACTIONS, GameState, Kind, Settings
+from schotten.engine.view import view
+from schotten.web.service import LiveGame, state_message
+from schotten.web.store import GameInfo
+
+MESSAGE_SEED = 11
+"""The seed of the long match whose state messages are timed."""
+MESSAGE_REPEATS = 200
+CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
 
 
 def free_port() -> int:
@@ -152,6 +165,41 @@ async def run_all(port: int, games: int, concurrent: int, ai: int, level: str) -
     }
 
 
+def long_match(seed: int = MESSAGE_SEED) -> GameState:
+    """A 3-round tactics match of random legal moves, at its last decision that follows a card
+    play by the seat to move (so the misclick-undo check has a play to look at)."""
+    rng = random.Random(seed)
+    state = GameState.new(Settings.of("tactics", 3), seed)
+    last = state
+    while not state.is_over:
+        if state.history and state.movers[-1] == state.turn and ACTIONS[state.history[-1]].kind in CARD_PLAYS:
+            last = state.copy()
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    return last
+
+
+def message_cost(repeats: int = MESSAGE_REPEATS) -> dict[str, float]:
+    """Milliseconds per client of one broadcast (two seats and a spectator, each message built
+    and encoded as JSON) at the last decision of ``long_match``, and of the view alone."""
+    state = long_match()
+    info = GameInfo(id="bench", variant="tactics", rounds=3, seed=MESSAGE_SEED, mode="friend", level=None,
+                    ai_seat=None, players=["A", "B"], token_hashes=[None, None], status="playing")
+    seats = (0, 1, None)
+    start = time.perf_counter()
+    for _ in range(repeats):
+        game = LiveGame(info, state, len(state.history))
+        for seat in seats:
+            json.dumps(state_message(game, seat), separators=(",", ":"))
+    per_client = (time.perf_counter() - start) / (repeats * len(seats))
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for seat in seats:
+            view(state, seat)
+    alone = (time.perf_counter() - start) / (repeats * len(seats))
+    return {"moves": len(state.history), "per_client_ms": round(per_client * 1000, 3),
+            "view_ms": round(alone * 1000, 3)}
+
+
 def summary(seconds: list[float]) -> dict[str, float] | None:
     """Median, 95th and 99th percentiles and the worst, in milliseconds."""
     if len(seconds) < 2:
@@ -186,6 +234,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
+    figures["state_message"] = message_cost()
     if args.json:
         print(json.dumps(figures))
         return
@@ -196,6 +245,9 @@ def main() -> None:
     print(f"  action round trip (ms): {figures['latency_ms']}")
     print(f"{figures['ai_games']} games against the AI ({args.level}) at once: "
           f"{figures['ai_wall_seconds']} s; client action round trip (ms): {figures['ai_latency_ms']}")
+    cost = figures["state_message"]
+    print(f"state message late in a 3-round tactics match ({cost['moves']} moves): "
+          f"{cost['per_client_ms']} ms per client per broadcast (the view alone: {cost['view_ms']} ms)")
 
 
 if __name__ == "__main__":
