@@ -42,12 +42,11 @@ from .messages import (
     error_message,
     parse_client_message,
 )
-from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Status, Table
+from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .settings import WebSettings
 from .sockets import CLOSE_TIMEOUT, Connection, RateLimit
 from .store import (
     ACTION,
-    CLOSED,
     DECLINED,
     UNDO,
     WITHDRAWN,
@@ -57,6 +56,7 @@ from .store import (
     Rematch,
     Store,
 )
+from .vocab import Mode, Status
 
 logger = logging.getLogger("schotten.web")
 
@@ -144,9 +144,9 @@ class LiveGame:
         """Whether the decision now belongs to this game's AI."""
         info = self.info
         return (
-            info.mode == "ai"
+            info.mode == Mode.AI
             and info.ai_seat is not None
-            and info.status == "playing"
+            and info.status == Status.PLAYING
             and not self.state.is_over
             and self.state.turn == info.ai_seat
         )
@@ -189,23 +189,15 @@ def table_of(info: GameInfo) -> Table:
         id=info.id,
         variant=info.variant,
         rounds=info.rounds,
-        mode="ai" if info.mode == "ai" else "friend",
+        mode=info.mode,
         level=info.level,
         players=list(info.players),
-        status=_table_status(info.status),
+        status=info.status,
         created=info.created.isoformat(),
         winner=info.winner,
         rematch=info.rematch.id if info.rematch is not None else None,
         rematch_of=info.rematch_of,
     )
-
-
-_TOLD_STATUS: dict[str, Status] = {"over": "over", "playing": "playing", "closed": "closed"}
-
-
-def _table_status(status: str) -> Status:
-    """A stored status as the API tells it (every other status reads as open)."""
-    return _TOLD_STATUS.get(status, "open")
 
 
 def replay_steps(state: GameState) -> list[dict[str, Any]]:
@@ -226,7 +218,7 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
     can_undo = (
-        seat is not None and game.info.status == "playing" and isinstance(undo_span(state, seat), int)
+        seat is not None and game.info.status == Status.PLAYING and isinstance(undo_span(state, seat), int)
     )
     return {
         "type": "state",
@@ -253,7 +245,7 @@ def state_message(game: LiveGame, seat: int | None) -> dict[str, Any]:
 def _legal(game: LiveGame, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal actions as data (``action_parts``) while its game is played, else none."""
     state = game.state
-    if seat is None or seat != state.turn or state.is_over or game.info.status != "playing":
+    if seat is None or seat != state.turn or state.is_over or game.info.status != Status.PLAYING:
         return []
     return [action_parts(i) for i in state.legal_action_ids()]
 
@@ -280,7 +272,7 @@ class GameService:
     async def start(self) -> None:
         """Create the tables if needed and resume every AI whose turn it is."""
         await self._db(self.store.create_schema)
-        for game_id in await self._db(self.store.games_in_play, "ai"):
+        for game_id in await self._db(self.store.games_in_play, Mode.AI):
             try:
                 await self.live(game_id)
             except LogError:
@@ -360,7 +352,7 @@ class GameService:
         players: list[str | None] = [None, None]
         hashes: list[str | None] = [None, None]
         players[seat], hashes[seat] = request.nickname, token_hash(token)
-        ai = request.mode == "ai"
+        ai = request.mode == Mode.AI
         if ai:
             players[1 - seat] = f"AI ({request.level})"
         info = GameInfo(
@@ -373,7 +365,7 @@ class GameService:
             ai_seat=1 - seat if ai else None,
             players=players,
             token_hashes=hashes,
-            status="playing" if ai else "open",
+            status=Status.PLAYING if ai else Status.OPEN,
         )
         await self._db(self.store.add_game, info)
         game = LiveGame(info, GameState.new(Settings.of(info.variant, info.rounds), info.seed), 0)
@@ -384,7 +376,7 @@ class GameService:
     async def join(self, game_id: str, nickname: str) -> SeatGrant:
         """Take the free seat of a table; the game starts."""
         game = await self._game(game_id)
-        if game.info.status == CLOSED:
+        if game.info.status == Status.CLOSED:
             raise ServiceError(409, "this table is closed: its rematch offer was withdrawn or declined")
         if game.info.rematch_of is not None:
             raise ServiceError(409, "this table is a rematch: its free seat is kept for the other player "
@@ -441,12 +433,12 @@ class GameService:
             variant=old.variant,
             rounds=old.rounds,
             seed=seed_begun_by(self.new_seed(), settings, 1 - game.state.first),
-            mode="friend",
+            mode=Mode.FRIEND,
             level=None,
             ai_seat=None,
             players=players,
             token_hashes=hashes,
-            status="open",
+            status=Status.OPEN,
             rematch_of=old.id,
         )
         if not await self._db(self.store.add_rematch, old.id, seat, info):
@@ -525,14 +517,14 @@ class GameService:
     async def _close(self, game: LiveGame, table: LiveGame, seat: int, reason: str) -> ClosedRematch:
         """Close the offer of ``table`` for ``seat``, or tell how it was closed (under ``game``'s lock)."""
         closed = table.info.rematch_closed
-        if table.info.status == CLOSED and closed is not None:
+        if table.info.status == Status.CLOSED and closed is not None:
             _check_role(seat, closed.by, reason)
             return closed
         link = game.info.rematch
         if link is None or link.id != table.info.id:
             raise ServiceError(409, "this rematch offer is no longer the game's: reload the page")
         _check_role(seat, link.by, reason)
-        if link.accepted or table.info.status != "open":
+        if link.accepted or table.info.status != Status.OPEN:
             raise ServiceError(409, TOO_LATE)
         return await self._shut(game, table, reason)
 
@@ -542,7 +534,7 @@ class GameService:
             done = await self._db(self.store.close_rematch, game.info.id, table.info.id, reason)
             if done is None:
                 raise ServiceError(409, TOO_LATE)
-            table.info.status, table.info.rematch_closed = CLOSED, done
+            table.info.status, table.info.rematch_closed = Status.CLOSED, done
             self._broadcast(table)
         game.info.rematch, game.info.rematch_closed = None, done
         self._broadcast(game)
@@ -576,7 +568,7 @@ class GameService:
             raise ServiceError(409, taken)
         game.info.players[seat] = nickname
         game.info.token_hashes[seat] = token_hash(token)
-        game.info.status = "playing"
+        game.info.status = Status.PLAYING
         self._broadcast(game)
         return token
 
@@ -617,7 +609,7 @@ class GameService:
 
     async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
         """Write one log entry, then make ``after`` the game's state and tell every client."""
-        status = "over" if after.is_over else game.info.status
+        status = Status.OVER if after.is_over else game.info.status
         winner = after.outcome.winner if after.outcome is not None else None
         entry = Entry(game.version, kind, notation, seat)
         await self._db(self.store.append, game.info.id, entry, status, winner)
@@ -634,13 +626,13 @@ class GameService:
     def _check_turn(self, game: LiveGame, seat: int) -> None:
         if game.state.is_over:
             raise ClientError("illegal_action", "the game is over: no action is legal")
-        if game.info.status == CLOSED:
+        if game.info.status == Status.CLOSED:
             raise ClientError("illegal_action", "this table is closed: its rematch offer was withdrawn or "
                               "declined, so no game is played here")
-        if game.info.status == "open":
+        if game.info.status == Status.OPEN:
             raise ClientError("not_your_turn", "wait for your opponent to take the other seat")
         if game.state.turn != seat:
-            who = "the AI's" if game.info.mode == "ai" else "your opponent's"
+            who = "the AI's" if game.info.mode == Mode.AI else "your opponent's"
             raise ClientError("not_your_turn", f"it is {who} turn: wait for your turn")
 
     async def act(self, game: LiveGame, seat: int | None, message: ActionMessage) -> None:
@@ -666,7 +658,7 @@ class GameService:
         if seat is None:
             raise ClientError("spectator", "spectators cannot undo moves")
         async with game.lock:
-            if game.info.status in ("open", CLOSED):
+            if game.info.status in (Status.OPEN, Status.CLOSED):
                 raise ClientError("cannot_undo", "nothing to take back: the game has not started")
             span = undo_span(game.state, seat)
             if isinstance(span, str):
@@ -789,7 +781,7 @@ class GameService:
     def _forget_if_idle(self, game: LiveGame) -> None:
         """Let a finished game with no clients leave the cache (the database keeps it)."""
         idle = not game.connections and (game.ai_task is None or game.ai_task.done())
-        done = game.state.is_over or game.info.status == CLOSED
+        done = game.state.is_over or game.info.status == Status.CLOSED
         if idle and done and self.games.get(game.info.id) is game:
             del self.games[game.info.id]
 
@@ -807,7 +799,7 @@ def _rematch_seat(game: LiveGame, token: str | None) -> int:
 
 def _check_rematch_game(game: LiveGame) -> None:
     """Refuse (409) a rematch of a game that is not a finished friend game."""
-    if game.info.mode != "friend":
+    if game.info.mode != Mode.FRIEND:
         raise ServiceError(409, "a rematch is for games between two people: against the AI, open a new table")
     check_has_game(game.info, "rematch")
     if not game.state.is_over:
@@ -837,9 +829,9 @@ def _answering_seat(
 def check_has_game(info: GameInfo, what: str) -> None:
     """Refuse (409) a request about ``what`` at the table ``info`` if no game was played there: a
     closed rematch table (see ``closed_table_error``) or one waiting for its second player."""
-    if info.status == CLOSED:
+    if info.status == Status.CLOSED:
         raise closed_table_error(info, what)
-    if info.status == "open":
+    if info.status == Status.OPEN:
         raise ServiceError(409, NOT_BEGUN.format(NOTHING_YET[what]))
 
 

@@ -22,11 +22,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .db import Base, ClosedRematchRow, GameRow, LogRow, RematchRow, make_engine, utc
+from .vocab import Mode, Status
 
 ACTION = "action"
 UNDO = "undo"
-CLOSED = "closed"
-"""The status of a rematch table whose offer was withdrawn or declined: nobody plays there."""
 WITHDRAWN = "withdrawn"
 DECLINED = "declined"
 
@@ -64,12 +63,12 @@ class GameInfo:
     variant: str
     rounds: int
     seed: int
-    mode: str
+    mode: Mode
     level: str | None
     ai_seat: int | None
     players: list[str | None]
     token_hashes: list[str | None]
-    status: str
+    status: Status
     winner: int | None = None
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
     rematch: Rematch | None = None
@@ -94,12 +93,12 @@ def _info(row: GameRow) -> GameInfo:
         variant=row.variant,
         rounds=row.rounds,
         seed=row.seed,
-        mode=row.mode,
+        mode=Mode(row.mode),
         level=row.ai_level,
         ai_seat=row.ai_seat,
         players=[row.player0, row.player1],
         token_hashes=[row.token_hash0, row.token_hash1],
-        status=row.status,
+        status=Status(row.status),
         winner=row.winner,
         created=utc(row.created),
     )
@@ -111,14 +110,14 @@ def _row(info: GameInfo) -> GameRow:
         variant=info.variant,
         rounds=info.rounds,
         seed=info.seed,
-        mode=info.mode,
+        mode=str(info.mode),
         ai_level=info.level,
         ai_seat=info.ai_seat,
         player0=info.players[0],
         player1=info.players[1],
         token_hash0=info.token_hashes[0],
         token_hash1=info.token_hashes[1],
-        status=info.status,
+        status=str(info.status),
         winner=info.winner,
         created=utc(info.created),
     )
@@ -212,8 +211,8 @@ class Store:
                 return None
             close = (
                 update(GameRow)
-                .where(GameRow.id == rematch_id, GameRow.status == "open")
-                .values(status=CLOSED)
+                .where(GameRow.id == rematch_id, GameRow.status == Status.OPEN.value)
+                .values(status=Status.CLOSED.value)
             )
             if not session.execute(close).rowcount:  # type: ignore[attr-defined]
                 return None
@@ -253,7 +252,7 @@ class Store:
         with self._session() as session:
             query = (
                 select(GameRow)
-                .where(GameRow.status != CLOSED)
+                .where(GameRow.status != Status.CLOSED.value)
                 .order_by(GameRow.created.desc(), GameRow.id)
                 .limit(limit)
             )
@@ -267,16 +266,16 @@ class Store:
         with self._session() as session:
             query = (
                 select(GameRow)
-                .where(GameRow.id.in_(wanted), GameRow.status != CLOSED)
+                .where(GameRow.id.in_(wanted), GameRow.status != Status.CLOSED.value)
                 .order_by(GameRow.created.desc(), GameRow.id)
             )
             return _with_links(session, [_info(row) for row in session.scalars(query)])
 
-    def games_in_play(self, mode: str | None = None) -> list[str]:
+    def games_in_play(self, mode: Mode | None = None) -> list[str]:
         """The ids of the games being played (of one mode, if given)."""
-        query = select(GameRow.id).where(GameRow.status == "playing")
+        query = select(GameRow.id).where(GameRow.status == Status.PLAYING.value)
         if mode is not None:
-            query = query.where(GameRow.mode == mode)
+            query = query.where(GameRow.mode == mode.value)
         with self._session() as session:
             return list(session.scalars(query))
 
@@ -287,13 +286,14 @@ class Store:
         token = GameRow.token_hash0 if seat == 0 else GameRow.token_hash1
         query = (
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.mode == "friend", GameRow.status == "open", token.is_(None))
-            .values({player: nickname, token: token_hash, GameRow.status: "playing"})
+            .where(GameRow.id == game_id, GameRow.mode == Mode.FRIEND.value,
+                   GameRow.status == Status.OPEN.value, token.is_(None))
+            .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value})
         )
         with self._session() as session, session.begin():
             return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
-    def append(self, game_id: str, entry: Entry, status: str, winner: int | None) -> None:
+    def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
         """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
         row = LogRow(
             game_id=game_id,
@@ -305,4 +305,5 @@ class Store:
         )
         with self._session() as session, session.begin():
             session.add(row)
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status, winner=winner))
+            changed = update(GameRow).where(GameRow.id == game_id)
+            session.execute(changed.values(status=str(status), winner=winner))
