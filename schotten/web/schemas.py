@@ -7,17 +7,20 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .offer import CLOSING
 from .vocab import DEFAULT_LEVEL, LEVEL_NAMES, VARIANTS, Mode, Status
 
 if TYPE_CHECKING:
     Variant = str
     Level = str
+    Reason = str
 else:
     Variant = Literal[VARIANTS]
     """One of the engine's variants (a Literal, so the API schema lists them)."""
     Level = Literal[LEVEL_NAMES]
     """One of the registry's AI levels."""
-Reason = Literal["withdrawn", "declined"]
+    Reason = Literal[tuple(state.value for state in CLOSING)]
+    """How a rematch offer was closed: withdrawn or declined."""
 NICKNAME_MAX = 24
 
 
