@@ -24,7 +24,7 @@ from .ai import AiPool, decision_seed
 from .errors import ServiceError
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
 from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
-from .outbound import state_text
+from .outbound import Told, state_text
 from .schemas import CreateTable, SeatGrant
 from .seats import MAX_ID, grant, new_token, one_seat_taken, seat_of_token, token_hash
 from .settings import WebSettings
@@ -42,7 +42,8 @@ NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
 class LiveGame:
     """A game being served: its row, its state, its version (log length), clients and lock.
 
-    ``state`` is replaced, never changed in place.
+    ``state`` is replaced, never changed in place, so what was derived from one state (``told``)
+    holds until the next change.
     """
 
     def __init__(self, info: GameInfo, state: GameState, version: int) -> None:
@@ -52,6 +53,7 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.ai_task: asyncio.Task[None] | None = None
+        self.told = Told()
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, or None (compared in constant time)."""
