@@ -189,8 +189,8 @@ def message_cost(repeats: int = MESSAGE_REPEATS) -> dict[str, float]:
     """Milliseconds per client of one broadcast at the last decision of ``long_match`` (two seats
     and a spectator, each state message built and encoded as JSON), right after the broadcast
     of the move before (``per_client_ms``) and as the first messages of a game just loaded
-    (``first_ms``), and of the view alone; each the best of a few batches, as the machine may
-    be busy with other work."""
+    (``first_ms``), and of the view alone: CPU time of this thread (the machine may be busy
+    with other work), the best of a few batches."""
     before, state = long_match()
     info = GameInfo(id="bench", variant="tactics", rounds=3, seed=MESSAGE_SEED, mode=Mode.FRIEND, level=None,
                     ai_seat=None, players=["A", "B"], token_hashes=[None, None], status=Status.PLAYING)
@@ -202,16 +202,16 @@ def message_cost(repeats: int = MESSAGE_REPEATS) -> dict[str, float]:
             for seat in seats:
                 state_text(game, seat)
             game.state, game.version = state, len(state.history)
-        start = time.perf_counter()
+        start = time.thread_time()
         for seat in seats:
             state_text(game, seat)
-        return time.perf_counter() - start
+        return time.thread_time() - start
 
     def views() -> float:
-        start = time.perf_counter()
+        start = time.thread_time()
         for seat in seats:
             view(state, seat)
-        return time.perf_counter() - start
+        return time.thread_time() - start
 
     per_client, first, alone = (
         best_ms(call, repeats) / len(seats)
