@@ -8,6 +8,10 @@ second the server sustained (its flood limit lifted: these clients act as fast a
 they can) and the round-trip latency of an action (sent, until the acting seat's
 socket receives the state with the new version): median, 95th and 99th
 percentiles and the worst. ``--ai N`` also plays N games against the AI at ``--level``.
+It also times, in this process, what one broadcast costs per client late in a long match (a
+3-round tactics match of random moves, its last decision after a card play): building and
+encoding the state message for two seats and a spectator, divided by three, against the view
+alone.
 Nothing is asserted: the figures are for docs and closing notes, not pass or fail.
 """
 
@@ -25,10 +29,24 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import websockets
+
+from schotten.engine import ACTIONS, GameState, Kind, Settings
+from schotten.engine.view import view
+from schotten.web.authority import LiveGame
+from schotten.web.outbound import state_text
+from schotten.web.store import GameInfo
+from schotten.web.vocab import Mode, Status
+
+MESSAGE_SEED = 11
+"""The seed of the long match whose state messages are timed."""
+MESSAGE_REPEATS = 200
+MESSAGE_BATCHES = 5
+CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
 
 
 def free_port() -> int:
@@ -152,6 +170,64 @@ async def run_all(port: int, games: int, concurrent: int, ai: int, level: str) -
     }
 
 
+def long_match(seed: int = MESSAGE_SEED) -> tuple[GameState, GameState]:
+    """A 3-round tactics match of random legal moves at its last decision that follows a card
+    play by the seat to move (so the misclick-undo check has a play to look at), and the
+    position one move before it."""
+    rng = random.Random(seed)
+    state = GameState.new(Settings.of("tactics", 3), seed)
+    found = (state, state)
+    while not state.is_over:
+        before = state.copy()
+        state.apply_id(rng.choice(state.legal_action_ids()))
+        if state.movers[-1] == state.turn and ACTIONS[state.history[-1]].kind in CARD_PLAYS:
+            found = (before, state.copy())
+    return found
+
+
+def message_cost(repeats: int = MESSAGE_REPEATS) -> dict[str, float]:
+    """Milliseconds per client of one broadcast at the last decision of ``long_match`` (two seats
+    and a spectator, each state message built and encoded as JSON), right after the broadcast
+    of the move before (``per_client_ms``) and as the first messages of a game just loaded
+    (``first_ms``), and of the view alone: CPU time of this thread (the machine may be busy
+    with other work), the best of a few batches."""
+    before, state = long_match()
+    info = GameInfo(id="bench", variant="tactics", rounds=3, seed=MESSAGE_SEED, mode=Mode.FRIEND, level=None,
+                    ai_seat=None, players=["A", "B"], token_hashes=[None, None], status=Status.PLAYING)
+    seats = (0, 1, None)
+
+    def broadcast(warm: bool) -> float:
+        game = LiveGame(info, before if warm else state, len(state.history) - warm)
+        if warm:
+            for seat in seats:
+                state_text(game, seat)
+            game.state, game.version = state, len(state.history)
+        start = time.thread_time()
+        for seat in seats:
+            state_text(game, seat)
+        return time.thread_time() - start
+
+    def views() -> float:
+        start = time.thread_time()
+        for seat in seats:
+            view(state, seat)
+        return time.thread_time() - start
+
+    per_client, first, alone = (
+        best_ms(call, repeats) / len(seats)
+        for call in (lambda: broadcast(True), lambda: broadcast(False), views)
+    )
+    return {"moves": len(state.history), "per_client_ms": round(per_client, 3), "first_ms": round(first, 3),
+            "view_ms": round(alone, 3)}
+
+
+def best_ms(timed: Callable[[], float], repeats: int, batches: int = MESSAGE_BATCHES) -> float:
+    """The mean of what ``timed`` measured (seconds), in milliseconds, over ``repeats`` calls: the
+    best of ``batches``."""
+    size = repeats // batches
+    return min(sum(timed() for _ in range(size)) / size for _ in range(batches)) * 1000
+
+
 def summary(seconds: list[float]) -> dict[str, float] | None:
     """Median, 95th and 99th percentiles and the worst, in milliseconds."""
     if len(seconds) < 2:
@@ -186,6 +262,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
+    figures["state_message"] = message_cost()
     if args.json:
         print(json.dumps(figures))
         return
@@ -196,6 +273,10 @@ def main() -> None:
     print(f"  action round trip (ms): {figures['latency_ms']}")
     print(f"{figures['ai_games']} games against the AI ({args.level}) at once: "
           f"{figures['ai_wall_seconds']} s; client action round trip (ms): {figures['ai_latency_ms']}")
+    cost = figures["state_message"]
+    print(f"state message late in a 3-round tactics match ({cost['moves']} moves): "
+          f"{cost['per_client_ms']} ms per client per broadcast, {cost['first_ms']} ms in a game just loaded "
+          f"(the view alone: {cost['view_ms']} ms)")
 
 
 if __name__ == "__main__":

@@ -10,9 +10,8 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -24,7 +23,9 @@ from .arena import arena_command
 from .benchmark import BenchConfig, report_lines
 from .benchmark import run as run_bench
 from .bots import Bot, decide, make_bot
+from .bots.registry import BOT_NAMES, LEVELS
 from .engine import (
+    VARIANTS,
     Action,
     GameState,
     IllegalActionError,
@@ -56,27 +57,17 @@ COMMANDS_HELP = (
 )
 
 
-class Variant(StrEnum):
-    """The variants of the game (R7, R8)."""
+HUMAN = "human"
+"""The opponent that is a friend at the same keyboard."""
 
-    base = "base"
-    tactics = "tactics"
-    expert = "expert"
-    expert_base = "expert-base"
-
-
-class Opponent(StrEnum):
-    """Who plays the other seat."""
-
-    random = "random"
-    greedy = "greedy"
-    heuristic = "heuristic"
-    mcts = "mcts"
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    expert = "expert"
-    human = "human"
+if TYPE_CHECKING:
+    VariantName = str
+    Opponent = str
+else:
+    VariantName = Literal[VARIANTS]
+    """The variants of the game (R7, R8), from the engine."""
+    Opponent = Literal[(*BOT_NAMES, *LEVELS, HUMAN)]
+    """Who plays the other seat: a built-in bot, a level (from the bots' registry) or a human."""
 
 
 def _console() -> Console:
@@ -304,17 +295,17 @@ class Game:
 
 
 def _names(opponent: Opponent, human: int, autoplay: str | None) -> tuple[str, str]:
-    if opponent == Opponent.human:
+    if opponent == HUMAN:
         return ("player 1", "player 2") if autoplay is None else (f"{autoplay} bot", f"{autoplay} bot")
-    names = [f"{opponent.value} bot", f"{opponent.value} bot"]
+    names = [f"{opponent} bot", f"{opponent} bot"]
     names[human] = "you" if autoplay is None else f"{autoplay} bot (for you)"
     return names[0], names[1]
 
 
 def _bots(opponent: Opponent, human: int, autoplay: str | None, seed: int) -> list[Bot | None]:
     bots: list[Bot | None] = [None, None]
-    if opponent != Opponent.human:
-        bots[1 - human] = make_bot(opponent.value, seed)
+    if opponent != HUMAN:
+        bots[1 - human] = make_bot(opponent, seed)
     for seat in (0, 1):
         if bots[seat] is None and autoplay is not None:
             bots[seat] = make_bot(autoplay, seed + 1 + seat)
@@ -337,12 +328,10 @@ def _save(path: Path | None, game: Game, lines: Input, finished: bool) -> None:
 
 @app.command()
 def play(
-    variant: Annotated[Variant, typer.Option(help="The variant (R7, R8).")] = Variant.base,
+    variant: Annotated[VariantName, typer.Option(help="The variant (R7, R8).")] = "base",
     rounds: Annotated[int, typer.Option(min=1, max=99, help="Rounds in the match (R9).")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (random if not given).")] = None,
-    opponent: Annotated[Opponent, typer.Option(help="A bot, a level (easy .. expert) or human.")] = (
-        Opponent.greedy
-    ),
+    opponent: Annotated[Opponent, typer.Option(help="A bot, a level or human.")] = "greedy",
     seat: Annotated[int, typer.Option(min=1, max=2, help="Your seat, 1 or 2.")] = 1,
     first: Annotated[int | None, typer.Option(min=1, max=2, help="Who plays first (R2.3).")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game record to this file.")] = None,
@@ -354,13 +343,13 @@ def play(
     console = _console()
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000_000)
-    settings = Settings.of(variant.value, rounds, None if first is None else first - 1)
+    settings = Settings.of(variant, rounds, None if first is None else first - 1)
     state = GameState.new(settings, seed)
     human = seat - 1
     names = _names(opponent, human, autoplay)
     lines = Input(console)
     game = Game(state, _bots(opponent, human, autoplay, seed), names, console, lines)
-    console.print(f"Schotten Totten, {variant.value}, seed {seed}: "
+    console.print(f"Schotten Totten, {variant}, seed {seed}: "
                   f"{tui.seat_label(state.turn)} plays first. Type help for the legal moves.")
     if autoplay is None:
         console.print(tui.legend())

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .engine import Phase
+from .engine import Phase, Settings
 from .engine.cards import COLOUR_LETTERS, COLOURS, NUM_STONES, TACTIC_CODES, TACTIC_NAMES
 from .engine.explain import PHASE_TASKS
 from .engine.view import View
@@ -124,11 +124,11 @@ def _player_line(board: Board, seat: int) -> Text:
     if hand is not None:
         line.append("  hand: ")
         line.append_text(cards_text(hand))
-    line.append(f"  ({clan} clan" + (f" + {tactic} tactic)" if seen.variant != "base" else ")"))
+    line.append(f"  ({clan} clan" + (f" + {tactic} tactic)" if has_tactics(seen) else ")"))
     if seen.discards[seat]:
         line.append("  discards: ")
         line.append_text(cards_text(seen.discards[seat]))
-    if seen.variant != "base":
+    if has_tactics(seen):
         line.append(f"  tactics played: {seen.tactics_played[seat]}", style="dim")
     return line
 
@@ -170,11 +170,16 @@ def _stone_cell(board: Board, index: int) -> Text:
     return cell
 
 
+def has_tactics(seen: View) -> bool:
+    """Whether the variant seen is played with tactic cards (the engine's settings say)."""
+    return Settings.of(seen.variant).tactics
+
+
 def _footer(board: Board) -> Group:
     seen = board.seen
     lines: list[RenderableType] = []
     decks = Text(f"clan deck: {seen.clan_deck}")
-    if seen.variant != "base":
+    if has_tactics(seen):
         decks.append(f" · tactic deck: {seen.tactic_deck}")
     under = [u.card for u in (*seen.under_clan, *seen.under_tactic)]
     if under:

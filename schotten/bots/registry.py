@@ -1,8 +1,9 @@
 """Every built-in bot by name, and the levels offered to people (easy .. expert).
 
 ``make_bot("mcts", seed=3, seconds=0.2)`` builds a bot; ``BOT_NAMES`` and ``LEVELS``
-list what exists. Search bots take a budget: ``seconds`` per decision or a number
-of ``iterations`` (reproducible from the seed); other bots ignore it.
+list what exists, ``DEFAULT_LEVEL`` is the level played when none is named. Search bots take
+a budget: ``seconds`` per decision or a number of ``iterations`` (reproducible from the seed);
+other bots ignore it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ LEVELS: dict[str, Level] = {
     "expert": Level("mcts", seconds=1.0),
 }
 """The levels offered to people, weakest first."""
+
+DEFAULT_LEVEL = "medium"
+"""The level played when none is named (one of ``LEVELS``)."""
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts")
 """The built-in bots, weakest first."""

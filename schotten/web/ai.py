@@ -16,14 +16,10 @@ import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..bots.registry import LEVELS, make_bot
+from ..bots.registry import make_bot
 from ..engine.view import View
 
 logger = logging.getLogger("schotten.web")
-
-LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
-"""The AI levels offered in the lobby, weakest first."""
-
 
 def decision_seed(game_seed: int, version: int) -> int:
     """The seed of the AI decision taken when the game's log holds ``version`` entries."""

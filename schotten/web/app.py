@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import i18n
+from .errors import ServiceError
 from .schemas import (
     ClosedOffer,
     CreateTable,
@@ -31,7 +32,8 @@ from .schemas import (
     SeatGrant,
     Tables,
 )
-from .service import GameService, ServiceError
+from .seats import seat_cookie
+from .service import GameService
 from .settings import WebSettings
 
 WS_MAX_SIZE = 64 * 1024
@@ -122,7 +124,7 @@ def _problem(item: Any) -> str:
 
 def _seat_cookie(response: Response, game_id: str, token: str) -> None:
     response.set_cookie(
-        f"seat_{game_id}", token, max_age=SEAT_COOKIE_AGE, path="/", httponly=True, samesite="lax"
+        seat_cookie(game_id), token, max_age=SEAT_COOKIE_AGE, path="/", httponly=True, samesite="lax"
     )
 
 
@@ -163,7 +165,7 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         """Ask for a finished friend game's rematch, or take your seat in it (your seat's token is
         the credential: ``token`` in the body, else the cookie ``seat_{id}``)."""
         token, offer = _answer(body)
-        grant = await service.rematch(game_id, token or request.cookies.get(f"seat_{game_id}"),
+        grant = await service.rematch(game_id, token or request.cookies.get(seat_cookie(game_id)),
                                       request.cookies, offer)
         _seat_cookie(response, grant.id, grant.token)
         return grant

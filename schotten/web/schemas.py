@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-Variant = Literal["base", "tactics", "expert", "expert-base"]
-Level = Literal["easy", "medium", "hard", "expert"]
-Status = Literal["open", "playing", "over", "closed"]
-Reason = Literal["withdrawn", "declined"]
+from .offer import CLOSING
+from .vocab import DEFAULT_LEVEL, LEVEL_NAMES, VARIANTS, Mode, Status
+
+if TYPE_CHECKING:
+    Variant = str
+    Level = str
+    Reason = str
+else:
+    Variant = Literal[VARIANTS]
+    """One of the engine's variants (a Literal, so the API schema lists them)."""
+    Level = Literal[LEVEL_NAMES]
+    """One of the registry's AI levels."""
+    Reason = Literal[tuple(state.value for state in CLOSING)]
+    """How a rematch offer was closed: withdrawn or declined."""
 NICKNAME_MAX = 24
 
 
@@ -33,7 +43,7 @@ class CreateTable(BaseModel):
 
     variant: Variant = "base"
     rounds: int = Field(1, ge=1, le=99)
-    mode: Literal["ai", "friend"]
+    mode: Mode
     level: Level | None = None
     nickname: str
     seat: Literal[0, 1] | None = None
@@ -45,9 +55,9 @@ class CreateTable(BaseModel):
 
     @model_validator(mode="after")
     def _level(self) -> CreateTable:
-        if self.mode == "ai" and self.level is None:
-            self.level = "medium"
-        if self.mode == "friend":
+        if self.mode == Mode.AI and self.level is None:
+            self.level = DEFAULT_LEVEL
+        if self.mode == Mode.FRIEND:
             self.level = None
         return self
 
@@ -105,7 +115,7 @@ class Table(BaseModel):
     id: str
     variant: str
     rounds: int
-    mode: Literal["friend", "ai"]
+    mode: Mode
     level: str | None
     players: list[str | None]
     status: Status

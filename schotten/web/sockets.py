@@ -1,9 +1,17 @@
-"""One WebSocket client: its seat, its outgoing queue and writer, its flood limit.
+"""The WebSocket transport: accepting a client, its seat, reading and checking its frames, and
+its outgoing queue. It knows nothing of games: its ``Host`` (the game authority) does.
 
-Nothing ever waits on one client's network: messages are put on the connection's
-bounded queue without waiting, and a writer task of its own sends them. A client that
-lets the queue fill up (a stalled or vanished browser) is dropped: its writer stops and
-the socket is closed, so every other client and the game go on.
+``SocketServer.serve`` accepts a socket, asks the host for its game (refused with
+``not_found`` if there is none), reads the seat from the ``token`` query parameter or the
+seat cookie (refused with ``bad_token`` if it is no seat's; no token: a spectator), and then
+reads frames. Each frame is checked (flood limit, size, text) and parsed
+(``messages.parse_client_message``) before the host is handed the message, so a new kind of
+message is a new model in ``messages`` and a new branch in the host, with nothing here.
+
+Nothing ever waits on one client's network: messages are put on the connection's bounded
+queue without waiting, and a writer task of its own sends them. A client that lets the queue
+fill up (a stalled or vanished browser) is dropped: its writer stops and the socket is
+closed, so every other client and the game go on.
 """
 
 from __future__ import annotations
@@ -15,13 +23,22 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
+
+from starlette.websockets import WebSocket
+
+from .messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
+from .seats import seat_cookie
+from .settings import WebSettings
 
 logger = logging.getLogger("schotten.web")
 
 OVERFLOW_CLOSE = 1013
 """The close code of a client dropped because it did not keep up ("try again later")."""
 CLOSE_TIMEOUT = 2.0
+NOT_FOUND_CLOSE = 4404
+BAD_TOKEN_CLOSE = 4403
+G = TypeVar("G")
 
 
 class Socket(Protocol):
@@ -111,3 +128,109 @@ class Connection:
         if close or dropped:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.socket.close(self.close_code), CLOSE_TIMEOUT)
+
+
+class Host(Protocol[G]):
+    """What the transport needs of the games it serves sockets for (``G`` is a game)."""
+
+    async def find(self, game_id: str) -> G | None:
+        """The game ``game_id``, or None if there is none."""
+        ...
+
+    def seat_of(self, game: G, token: str) -> int | None:
+        """The seat of ``game`` whose token this is, or None."""
+        ...
+
+    def enter(self, game: G, conn: Connection) -> None:
+        """A client of ``game`` was accepted (send it the state, and every change from now on)."""
+        ...
+
+    async def receive(self, game: G, conn: Connection, message: ClientMessage) -> None:
+        """A client's checked and parsed message (the host answers refusals itself)."""
+        ...
+
+    def leave(self, game: G, conn: Connection) -> None:
+        """The client went away or was dropped: send it nothing more."""
+        ...
+
+
+class SocketServer(Generic[G]):
+    """Serves each game socket for the ``host``, within the limits of ``settings``."""
+
+    def __init__(self, settings: WebSettings, host: Host[G]) -> None:
+        self.settings = settings
+        self.host = host
+
+    async def serve(self, socket: WebSocket, game_id: str) -> None:
+        """Serve one WebSocket client of a game until it leaves (or is dropped)."""
+        await socket.accept()
+        game = await self.host.find(game_id)
+        if game is None:
+            await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
+            return
+        token = socket.query_params.get("token") or socket.cookies.get(seat_cookie(game_id)) or ""
+        seat = self.host.seat_of(game, token) if token else None
+        if token and seat is None:
+            await _refuse(socket, "bad_token", "this seat token is not valid for this game: use the link "
+                          "you were given, or watch without a token", BAD_TOKEN_CLOSE)
+            return
+        limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
+        conn = Connection(socket, seat, self.settings.send_queue, limit)
+        conn.start()
+        self.host.enter(game, conn)
+        left = False
+        try:
+            left = await self._read(game, conn, socket)
+        finally:
+            self.host.leave(game, conn)
+            await conn.stop(close=not left)
+
+    async def _read(self, game: G, conn: Connection, socket: WebSocket) -> bool:
+        """Hand the client's messages to the host; True when the client went away, False when it
+        was dropped."""
+        while True:
+            frame = await _receive(socket, conn)
+            if frame is None:
+                return False
+            if frame["type"] == "websocket.disconnect":
+                return True
+            try:
+                message = self._message(conn, frame)
+            except ClientError as error:
+                conn.send(error_message(error.code, error.message))
+                continue
+            await self.host.receive(game, conn, message)
+
+    def _message(self, conn: Connection, frame: dict[str, Any]) -> ClientMessage:
+        """The message of one frame, if it is within the limits; ClientError if not."""
+        settings = self.settings
+        if not conn.limit.allow():
+            raise ClientError("flood", f"more than {settings.flood_limit} messages in "
+                              f"{settings.flood_window:g} s: this message was dropped")
+        text, data = frame.get("text"), frame.get("bytes")
+        size = len(text.encode("utf-8")) if text is not None else len(data or b"")
+        if size > settings.max_message_bytes:
+            raise ClientError("too_large", f"a message may hold {settings.max_message_bytes} bytes; "
+                              f"this one holds {size}")
+        if text is None:
+            raise ClientError("bad_message", "send JSON text messages, not binary ones")
+        return parse_client_message(text)
+
+
+async def _refuse(socket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(socket.send_text(json.dumps(error_message(code, message))), CLOSE_TIMEOUT)
+        await asyncio.wait_for(socket.close(close_code), CLOSE_TIMEOUT)
+
+
+async def _receive(socket: WebSocket, conn: Connection) -> dict[str, Any] | None:
+    """The client's next frame, or None as soon as the connection is dropped."""
+    receive = asyncio.ensure_future(socket.receive())
+    dropped = asyncio.ensure_future(conn.closed.wait())
+    try:
+        done, _ = await asyncio.wait({receive, dropped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        dropped.cancel()
+        if not receive.done():
+            receive.cancel()
+    return dict(receive.result()) if receive in done else None

@@ -22,40 +22,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .db import Base, ClosedRematchRow, GameRow, LogRow, RematchRow, make_engine, utc
+from .offer import Offer, OfferState
+from .vocab import Mode, Status
 
 ACTION = "action"
 UNDO = "undo"
-CLOSED = "closed"
-"""The status of a rematch table whose offer was withdrawn or declined: nobody plays there."""
-WITHDRAWN = "withdrawn"
-DECLINED = "declined"
-
-
-@dataclass(slots=True)
-class Rematch:
-    """A finished game's rematch: its table, the seat that asked for it, whether the other seat sat down."""
-
-    id: str
-    by: int
-    accepted: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ClosedRematch:
-    """A rematch offer that was closed before the other seat sat down: its table, the finished
-    game, the seat that asked, and why (``withdrawn`` by that seat, ``declined`` by the other)."""
-
-    id: str
-    game: str
-    by: int
-    reason: str
 
 
 @dataclass(slots=True)
 class GameInfo:
     """A game's row: settings, seed, seats (nicknames, token hashes), status and winner.
 
-    ``rematch`` is this game's rematch (if one is asked for or played), ``rematch_of`` the game
+    ``rematch`` is this game's rematch offer while it is open or accepted, ``rematch_of`` the game
     this table is the rematch of. ``rematch_closed`` is, for a finished game with no rematch,
     its last offer that was withdrawn or declined (if any); for a closed rematch table, its own.
     """
@@ -64,17 +42,17 @@ class GameInfo:
     variant: str
     rounds: int
     seed: int
-    mode: str
+    mode: Mode
     level: str | None
     ai_seat: int | None
     players: list[str | None]
     token_hashes: list[str | None]
-    status: str
+    status: Status
     winner: int | None = None
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
-    rematch: Rematch | None = None
+    rematch: Offer | None = None
     rematch_of: str | None = None
-    rematch_closed: ClosedRematch | None = None
+    rematch_closed: Offer | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +72,12 @@ def _info(row: GameRow) -> GameInfo:
         variant=row.variant,
         rounds=row.rounds,
         seed=row.seed,
-        mode=row.mode,
+        mode=Mode(row.mode),
         level=row.ai_level,
         ai_seat=row.ai_seat,
         players=[row.player0, row.player1],
         token_hashes=[row.token_hash0, row.token_hash1],
-        status=row.status,
+        status=Status(row.status),
         winner=row.winner,
         created=utc(row.created),
     )
@@ -111,14 +89,14 @@ def _row(info: GameInfo) -> GameRow:
         variant=info.variant,
         rounds=info.rounds,
         seed=info.seed,
-        mode=info.mode,
+        mode=str(info.mode),
         ai_level=info.level,
         ai_seat=info.ai_seat,
         player0=info.players[0],
         player1=info.players[1],
         token_hash0=info.token_hashes[0],
         token_hash1=info.token_hashes[1],
-        status=info.status,
+        status=str(info.status),
         winner=info.winner,
         created=utc(info.created),
     )
@@ -134,11 +112,12 @@ def _with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
         .join(GameRow, GameRow.id == RematchRow.rematch_id)
         .where(or_(RematchRow.game_id.in_(ids), RematchRow.rematch_id.in_(ids)))
     )
-    rematches: dict[str, Rematch] = {}
+    rematches: dict[str, Offer] = {}
     origins: dict[str, str] = {}
     for link, hash0, hash1 in session.execute(query):
         other = hash1 if link.by_seat == 0 else hash0
-        rematches[link.game_id] = Rematch(link.rematch_id, link.by_seat, other is not None)
+        state = OfferState.OPEN if other is None else OfferState.ACCEPTED
+        rematches[link.game_id] = Offer(link.rematch_id, link.game_id, link.by_seat, state)
         origins[link.rematch_id] = link.game_id
     closed = _closed_links(session, ids)
     for info in infos:
@@ -150,16 +129,16 @@ def _with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
     return infos
 
 
-def _closed_links(session: Session, ids: list[str]) -> dict[str, ClosedRematch]:
+def _closed_links(session: Session, ids: list[str]) -> dict[str, Offer]:
     """For each of ``ids``: its own closed offer (a closed rematch table), else its latest one (a game)."""
     query = (
         select(ClosedRematchRow)
         .where(or_(ClosedRematchRow.game_id.in_(ids), ClosedRematchRow.rematch_id.in_(ids)))
         .order_by(ClosedRematchRow.closed, ClosedRematchRow.rematch_id)
     )
-    found: dict[str, ClosedRematch] = {}
+    found: dict[str, Offer] = {}
     for row in session.scalars(query):
-        offer = ClosedRematch(row.rematch_id, row.game_id, row.by_seat, row.reason)
+        offer = Offer(row.rematch_id, row.game_id, row.by_seat, OfferState(row.reason))
         found[row.game_id] = offer
         found[row.rematch_id] = offer
     return found
@@ -202,8 +181,8 @@ class Store:
             return False
         return True
 
-    def close_rematch(self, game_id: str, rematch_id: str, reason: str) -> ClosedRematch | None:
-        """Close the open offer ``rematch_id`` of ``game_id`` (``reason``: withdrawn or declined), in
+    def close_rematch(self, game_id: str, rematch_id: str, how: OfferState) -> Offer | None:
+        """Close the open offer ``rematch_id`` of ``game_id`` (``how``: withdrawn or declined), in
         one transaction: its table's status becomes ``closed`` and its link moves to the closed
         offers. None (nothing changed) if that is not the game's rematch or its other seat was taken."""
         with self._session() as session, session.begin():
@@ -212,15 +191,16 @@ class Store:
                 return None
             close = (
                 update(GameRow)
-                .where(GameRow.id == rematch_id, GameRow.status == "open")
-                .values(status=CLOSED)
+                .where(GameRow.id == rematch_id, GameRow.status == Status.OPEN.value)
+                .values(status=Status.CLOSED.value)
             )
             if not session.execute(close).rowcount:  # type: ignore[attr-defined]
                 return None
             session.delete(link)
             session.add(ClosedRematchRow(rematch_id=rematch_id, game_id=game_id, by_seat=link.by_seat,
-                                         reason=reason, created=utc(link.created), closed=datetime.now(UTC)))
-        return ClosedRematch(rematch_id, game_id, link.by_seat, reason)
+                                         reason=str(how), created=utc(link.created),
+                                         closed=datetime.now(UTC)))
+        return Offer(rematch_id, game_id, link.by_seat, OfferState(how))
 
     def closed_offers(self, game_id: str) -> int:
         """How many rematch offers of ``game_id`` were withdrawn or declined."""
@@ -228,7 +208,7 @@ class Store:
             query = select(func.count()).where(ClosedRematchRow.game_id == game_id)
             return int(session.scalar(query) or 0)
 
-    def rematch_of(self, game_id: str) -> Rematch | None:
+    def rematch_of(self, game_id: str) -> Offer | None:
         """The rematch of ``game_id`` as stored, or None."""
         with self._session() as session:
             row = session.get(GameRow, game_id)
@@ -253,7 +233,7 @@ class Store:
         with self._session() as session:
             query = (
                 select(GameRow)
-                .where(GameRow.status != CLOSED)
+                .where(GameRow.status != Status.CLOSED.value)
                 .order_by(GameRow.created.desc(), GameRow.id)
                 .limit(limit)
             )
@@ -267,16 +247,16 @@ class Store:
         with self._session() as session:
             query = (
                 select(GameRow)
-                .where(GameRow.id.in_(wanted), GameRow.status != CLOSED)
+                .where(GameRow.id.in_(wanted), GameRow.status != Status.CLOSED.value)
                 .order_by(GameRow.created.desc(), GameRow.id)
             )
             return _with_links(session, [_info(row) for row in session.scalars(query)])
 
-    def games_in_play(self, mode: str | None = None) -> list[str]:
+    def games_in_play(self, mode: Mode | None = None) -> list[str]:
         """The ids of the games being played (of one mode, if given)."""
-        query = select(GameRow.id).where(GameRow.status == "playing")
+        query = select(GameRow.id).where(GameRow.status == Status.PLAYING.value)
         if mode is not None:
-            query = query.where(GameRow.mode == mode)
+            query = query.where(GameRow.mode == mode.value)
         with self._session() as session:
             return list(session.scalars(query))
 
@@ -287,13 +267,14 @@ class Store:
         token = GameRow.token_hash0 if seat == 0 else GameRow.token_hash1
         query = (
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.mode == "friend", GameRow.status == "open", token.is_(None))
-            .values({player: nickname, token: token_hash, GameRow.status: "playing"})
+            .where(GameRow.id == game_id, GameRow.mode == Mode.FRIEND.value,
+                   GameRow.status == Status.OPEN.value, token.is_(None))
+            .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value})
         )
         with self._session() as session, session.begin():
             return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
-    def append(self, game_id: str, entry: Entry, status: str, winner: int | None) -> None:
+    def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
         """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
         row = LogRow(
             game_id=game_id,
@@ -305,4 +286,5 @@ class Store:
         )
         with self._session() as session, session.begin():
             session.add(row)
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(status=status, winner=winner))
+            changed = update(GameRow).where(GameRow.id == game_id)
+            session.execute(changed.values(status=str(status), winner=winner))

@@ -33,7 +33,8 @@ from helpers_web import (
 from starlette.testclient import TestClient
 
 from schotten.web import create_app
-from schotten.web.service import ServiceError
+from schotten.web.errors import ServiceError
+from schotten.web.offer import OfferState
 from schotten.web.settings import WebSettings
 from schotten.web.store import GameInfo
 
@@ -190,7 +191,8 @@ def test_the_database_allows_one_rematch_per_game(client: TestClient) -> None:
     assert not store.add_rematch(duel.id, 1, info)
     assert store.load("third") is None
     link = store.rematch_of(duel.id)
-    assert link is not None and (link.id, link.by, link.accepted) == ("second", 0, False)
+    assert link is not None
+    assert (link.id, link.game, link.by, link.state) == ("second", duel.id, 0, OfferState.OPEN)
 
 
 def test_who_may_ask_for_a_rematch(client: TestClient) -> None:

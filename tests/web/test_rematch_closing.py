@@ -30,9 +30,10 @@ from starlette.testclient import TestClient
 from test_rematch import ask, finish, finished_game, granted, seated
 
 from schotten.web import create_app
-from schotten.web.service import MAX_REMATCH_OFFERS, ServiceError
+from schotten.web.errors import ServiceError
+from schotten.web.offer import Offer, OfferState
+from schotten.web.rematch import MAX_REMATCH_OFFERS
 from schotten.web.settings import WebSettings
-from schotten.web.store import ClosedRematch
 
 CLOSED_KEYS = {"id", "by", "reason"}
 
@@ -322,14 +323,14 @@ def test_the_store_never_closes_an_accepted_offer(client: TestClient) -> None:
     store = service_of(client).store
     duel, grant = offer_made(client)
     assert store.take_seat(grant["id"], 1, "Bob", "b" * 64)
-    assert store.close_rematch(duel.id, grant["id"], "withdrawn") is None
+    assert store.close_rematch(duel.id, grant["id"], OfferState.WITHDRAWN) is None
     assert store.rematch_of(duel.id) is not None
     other, offer = offer_made(client)
-    assert store.close_rematch(other.id, "nosuchtable", "withdrawn") is None
-    assert store.close_rematch(other.id, offer["id"], "declined") == ClosedRematch(
-        offer["id"], other.id, 0, "declined")
+    assert store.close_rematch(other.id, "nosuchtable", OfferState.WITHDRAWN) is None
+    assert store.close_rematch(other.id, offer["id"], OfferState.DECLINED) == Offer(
+        offer["id"], other.id, 0, OfferState.DECLINED)
     assert not store.take_seat(offer["id"], 1, "Bob", "b" * 64)
-    assert store.close_rematch(other.id, offer["id"], "withdrawn") is None, "closed once"
+    assert store.close_rematch(other.id, offer["id"], OfferState.WITHDRAWN) is None, "closed once"
     loaded = store.load(offer["id"])
     assert loaded is not None and loaded[0].status == "closed" and loaded[0].rematch_of == other.id
 

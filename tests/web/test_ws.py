@@ -102,6 +102,19 @@ def test_illegal_actions_are_refused_with_the_engines_reason(client: TestClient)
         assert error["message"] == f"you have no {missing} in your hand"
 
 
+def test_checks_come_in_order_seat_version_turn_then_the_move(client: TestClient) -> None:
+    """A message failing several checks gets the first one's error: a spectator before a stale
+    version, a stale version before the turn, the turn before the move itself (whose notation and
+    legality the engine's checked apply judges)."""
+    with Duel(client) as duel:
+        waiting, old = 1 - duel.state.turn, duel.version - 1
+        duel.refused(None, {"type": "action", "action": "nonsense", "version": old}, "spectator")
+        duel.refused(waiting, {"type": "action", "action": "nonsense", "version": old}, "stale")
+        duel.refused(waiting, {"type": "action", "action": "nonsense"}, "not_your_turn")
+        duel.refused(waiting, {"type": "action", "action": "claim 3"}, "not_your_turn")
+        duel.refused(duel.state.turn, {"type": "action", "action": "nonsense"}, "unknown_action")
+
+
 def test_out_of_turn_and_spectator_actions_are_refused(client: TestClient) -> None:
     """The seat not to move, and a spectator, may not act (nor a spectator undo)."""
     with Duel(client) as duel:

@@ -1,0 +1,344 @@
+"""The authority over the games being served: tables, seats, actions, undo and the AI.
+
+Each game being served is a ``LiveGame``: its row, its state (a cache rebuilt from the log),
+its clients and an ``asyncio.Lock``, so one change at a time reaches a game. A change is
+checked by the engine (its checked ``apply``, on a copy of the state), written to the log
+(with the game's status, in one transaction) and only then made the game's state; every
+client then gets its own view (R10) on its own queue, never waited on under the lock. Store
+calls run in worker threads; AI decisions run in the AI pool (see ``ai``). The ``Authority``
+is also the socket transport's host (see ``sockets.Host``): it is handed parsed messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
+from ..engine.view import view
+from .ai import AiPool, decision_seed
+from .errors import ServiceError
+from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
+from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
+from .outbound import Told, state_text
+from .schemas import CreateTable, SeatGrant
+from .seats import MAX_ID, grant, new_token, one_seat_taken, seat_of_token, token_hash
+from .settings import WebSettings
+from .sockets import Connection
+from .store import ACTION, UNDO, Entry, GameInfo, Store
+from .vocab import Mode, Status
+
+logger = logging.getLogger("schotten.web")
+
+T = TypeVar("T")
+NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
+"""The error of a seat asked for at a table with none free."""
+
+
+class LiveGame:
+    """A game being served: its row, its state, its version (log length), clients and lock.
+
+    ``state`` is replaced, never changed in place, so what was derived from one state (``told``)
+    holds until the next change.
+    """
+
+    def __init__(self, info: GameInfo, state: GameState, version: int) -> None:
+        self.info = info
+        self.state = state
+        self.version = version
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.ai_task: asyncio.Task[None] | None = None
+        self.told = Told()
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, or None (compared in constant time)."""
+        return seat_of_token(self.info, token)
+
+    @property
+    def ai_to_move(self) -> bool:
+        """Whether the decision now belongs to this game's AI."""
+        info = self.info
+        return (
+            info.mode == Mode.AI
+            and info.ai_seat is not None
+            and info.status == Status.PLAYING
+            and not self.state.is_over
+            and self.state.turn == info.ai_seat
+        )
+
+
+class Authority:
+    """Every game being served: loading, opening and joining tables, and every change to a game."""
+
+    def __init__(self, settings: WebSettings, store: Store, ai: AiPool, new_seed: Callable[[], int]) -> None:
+        self.settings = settings
+        self.store = store
+        self.ai = ai
+        self.new_seed = new_seed
+        self.games: dict[str, LiveGame] = {}
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+
+    async def db(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a blocking store call in a worker thread."""
+        return await asyncio.to_thread(call, *args)
+
+    async def stop(self) -> None:
+        """Stop every AI (a task still thinking is cancelled)."""
+        self._closing = True
+        tasks = [g.ai_task for g in self.games.values() if g.ai_task is not None and not g.ai_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------ tables
+
+    async def live(self, game_id: str) -> LiveGame | None:
+        """The game being served under ``game_id`` (loaded and replayed if needed), or None."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        if not 1 <= len(game_id) <= MAX_ID:
+            return None
+        async with self._load_lock:
+            game = self.games.get(game_id)
+            if game is None:
+                game = await self.db(self._load, game_id)
+                if game is None:
+                    return None
+                self.games[game_id] = game
+        self.kick_ai(game)
+        return game
+
+    def _load(self, game_id: str) -> LiveGame | None:
+        loaded = self.store.load(game_id)
+        if loaded is None:
+            return None
+        info, entries = loaded
+        return LiveGame(info, replay(info.variant, info.rounds, info.seed, entries), len(entries))
+
+    async def resume(self) -> None:
+        """Load every game against the AI being played, so each AI whose turn it is plays."""
+        for game_id in await self.db(self.store.games_in_play, Mode.AI):
+            try:
+                await self.live(game_id)
+            except LogError:
+                logger.exception("game %s cannot be resumed", game_id)
+
+    async def game(self, game_id: str) -> LiveGame:
+        """The game ``game_id``; 404 if there is none."""
+        game = await self.live(game_id)
+        if game is None:
+            raise ServiceError(404, f"there is no game {game_id!r}")
+        return game
+
+    def add(self, info: GameInfo) -> LiveGame:
+        """Serve the new table ``info`` (already stored), at its deal."""
+        game = LiveGame(info, GameState.new(Settings.of(info.variant, info.rounds), info.seed), 0)
+        self.games[info.id] = game
+        return game
+
+    async def create(self, request: CreateTable) -> SeatGrant:
+        """Open a new table; against the AI the game starts at once."""
+        seat = request.seat if request.seat is not None else secrets.randbelow(2)
+        players, hashes, token = one_seat_taken(seat, request.nickname)
+        ai = request.mode == Mode.AI
+        if ai:
+            players[1 - seat] = f"AI ({request.level})"
+        info = GameInfo(
+            id=secrets.token_hex(8),
+            variant=request.variant,
+            rounds=request.rounds,
+            seed=self.new_seed(),
+            mode=request.mode,
+            level=request.level if ai else None,
+            ai_seat=1 - seat if ai else None,
+            players=players,
+            token_hashes=hashes,
+            status=Status.PLAYING if ai else Status.OPEN,
+        )
+        await self.db(self.store.add_game, info)
+        self.kick_ai(self.add(info))
+        return grant(info.id, seat, token, invite=not ai)
+
+    async def join(self, game_id: str, nickname: str) -> SeatGrant:
+        """Take the free seat of a table; the game starts."""
+        game = await self.game(game_id)
+        if game.info.status == Status.CLOSED:
+            raise ServiceError(409, "this table is closed: its rematch offer was withdrawn or declined")
+        if game.info.rematch_of is not None:
+            raise ServiceError(409, "this table is a rematch: its free seat is kept for the other player "
+                               "of the game before, who takes it from that game's page")
+        async with game.lock:
+            free = [s for s in (0, 1) if game.info.token_hashes[s] is None and s != game.info.ai_seat]
+            if not free:
+                raise ServiceError(409, NO_FREE_SEAT)
+            seat = free[0]
+            token = await self.sit(game, seat, nickname, NO_FREE_SEAT)
+        return grant(game_id, seat, token, invite=False)
+
+    async def sit(self, game: LiveGame, seat: int, nickname: str, taken: str) -> str:
+        """Give ``seat`` of an open table to ``nickname`` with a new token (the game starts); 409
+        with ``taken`` if the database says the seat is no longer free. Called under the game's lock."""
+        token = new_token()
+        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, token_hash(token)):
+            raise ServiceError(409, taken)
+        game.info.players[seat] = nickname
+        game.info.token_hashes[seat] = token_hash(token)
+        game.info.status = Status.PLAYING
+        self.broadcast(game)
+        return token
+
+    # ------------------------------------------------------------ changes
+
+    async def act(self, game: LiveGame, seat: int | None, message: ActionMessage) -> None:
+        """A client's action: checked (seat, version, turn, then the engine's checked ``apply`` on a
+        copy of the state), logged, made the game's state and sent."""
+        if seat is None:
+            raise ClientError("spectator", "spectators cannot play: open the game with your seat's link")
+        async with game.lock:
+            if message.version is not None and message.version != game.version:
+                raise ClientError(
+                    "stale", f"your state is out of date (version {message.version}, now {game.version})"
+                )
+            self._check_turn(game, seat)
+            after = game.state.copy()
+            try:
+                after.apply(message.action)
+            except NotationError as error:
+                raise ClientError("unknown_action", str(error)) from None
+            except IllegalActionError as error:
+                raise ClientError("illegal_action", str(error)) from None
+            await self._commit(game, ACTION, str(ACTIONS[after.history[-1]]), seat, after)
+
+    def _check_turn(self, game: LiveGame, seat: int) -> None:
+        if game.state.is_over:
+            raise ClientError("illegal_action", "the game is over: no action is legal")
+        if game.info.status == Status.CLOSED:
+            raise ClientError("illegal_action", "this table is closed: its rematch offer was withdrawn or "
+                              "declined, so no game is played here")
+        if game.info.status == Status.OPEN:
+            raise ClientError("not_your_turn", "wait for your opponent to take the other seat")
+        if game.state.turn != seat:
+            who = "the AI's" if game.info.mode == Mode.AI else "your opponent's"
+            raise ClientError("not_your_turn", f"it is {who} turn: wait for your turn")
+
+    async def undo(self, game: LiveGame, seat: int | None) -> None:
+        """A seat's misclick undo (see ``gamelog.undo_span``), stored as an undo entry."""
+        if seat is None:
+            raise ClientError("spectator", "spectators cannot undo moves")
+        async with game.lock:
+            if game.info.status in (Status.OPEN, Status.CLOSED):
+                raise ClientError("cannot_undo", "nothing to take back: the game has not started")
+            span = undo_span(game.state, seat)
+            if isinstance(span, str):
+                raise ClientError("cannot_undo", span)
+            after = rebuilt(game.state, len(game.state.history) - span)
+            await self._commit(game, UNDO, undo_notation(game.state, span), seat, after)
+
+    async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
+        """Write one log entry, then make ``after`` the game's state and tell every client."""
+        status = Status.OVER if after.is_over else game.info.status
+        winner = after.outcome.winner if after.outcome is not None else None
+        entry = Entry(game.version, kind, notation, seat)
+        await self.db(self.store.append, game.info.id, entry, status, winner)
+        game.state, game.version = after, entry.index + 1
+        game.info.status, game.info.winner = status, winner
+        self.broadcast(game)
+        self.kick_ai(game)
+
+    def broadcast(self, game: LiveGame) -> None:
+        """Queue the game's state for every client (one message built per seat)."""
+        texts: dict[int | None, str] = {}
+        for conn in list(game.connections):
+            if conn.closed.is_set():
+                game.connections.discard(conn)
+                continue
+            if conn.seat not in texts:
+                texts[conn.seat] = state_text(game, conn.seat)
+            conn.send(texts[conn.seat])
+
+    # ------------------------------------------------------------ the AI
+
+    def kick_ai(self, game: LiveGame) -> None:
+        """Start the game's AI if the decision is its own and it is not already thinking."""
+        if self._closing or not game.ai_to_move:
+            return
+        if game.ai_task is not None and not game.ai_task.done():
+            return
+        game.ai_task = asyncio.create_task(self._run_ai(game))
+
+    async def _run_ai(self, game: LiveGame) -> None:
+        """Decide and play, one action at a time, while the decision is the AI's."""
+        try:
+            while await self._ai_step(game):
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("the AI of game %s stopped", game.info.id)
+
+    async def _ai_step(self, game: LiveGame) -> bool:
+        async with game.lock:
+            if not game.ai_to_move or game.info.ai_seat is None or game.info.level is None:
+                return False
+            seat, level, version = game.info.ai_seat, game.info.level, game.version
+            seen = view(game.state, seat)
+        text = await self.ai.decide(level, decision_seed(game.info.seed, version), seen)
+        async with game.lock:
+            if game.version != version or not game.ai_to_move:
+                return True
+            after = game.state.copy()
+            try:
+                after.apply(text)
+            except SchottenError:
+                logger.error("game %s: the AI chose %s, which is not legal", game.info.id, text)
+                after.apply_id(game.state.legal_action_ids()[0])
+            await self._commit(game, ACTION, str(ACTIONS[after.history[-1]]), seat, after)
+        return True
+
+    # ------------------------------------------------------------ the sockets' host
+
+    async def find(self, game_id: str) -> LiveGame | None:
+        """The game a socket asks for (see ``live``)."""
+        return await self.live(game_id)
+
+    def seat_of(self, game: LiveGame, token: str) -> int | None:
+        """The seat of ``game`` whose token this is, or None."""
+        return game.seat_of(token)
+
+    def enter(self, game: LiveGame, conn: Connection) -> None:
+        """A client arrives: it gets the state and, from now on, every change."""
+        conn.send(state_text(game, conn.seat))
+        game.connections.add(conn)
+        self.kick_ai(game)
+
+    async def receive(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:
+        """Handle one client message; a refused one gets an error (and a stale one the state)."""
+        try:
+            if isinstance(message, ActionMessage):
+                await self.act(game, conn.seat, message)
+            elif isinstance(message, UndoMessage):
+                await self.undo(game, conn.seat)
+            elif isinstance(message, SyncMessage):
+                conn.send(state_text(game, conn.seat))
+                self.kick_ai(game)
+        except ClientError as error:
+            conn.send(error_message(error.code, error.message))
+            if error.code == "stale":
+                conn.send(state_text(game, conn.seat))
+
+    def leave(self, game: LiveGame, conn: Connection) -> None:
+        """A client left: a finished game with no clients leaves the cache (the database keeps it)."""
+        game.connections.discard(conn)
+        idle = not game.connections and (game.ai_task is None or game.ai_task.done())
+        done = game.state.is_over or game.info.status == Status.CLOSED
+        if idle and done and self.games.get(game.info.id) is game:
+            del self.games[game.info.id]

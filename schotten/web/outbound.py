@@ -1,0 +1,171 @@
+"""What clients are sent about a game: the state message, a table as the lobby lists it and a
+finished game's replay steps. Everything here is derived; nothing changes a game.
+
+A state message is built for one seat (R10: its own view, log and legal actions), but part of
+it is the same for every client of one position: the stones' formations, the board the last
+round ended with and, at the end, the reveal. ``Told`` (one per game) encodes those once per
+position, and keeps each seat's log as it encoded it, so that a new position encodes only the
+entries added since; each message is then put together from encoded parts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields, is_dataclass
+from typing import Any, Protocol
+
+from ..engine import ACTIONS, GameState
+from ..engine.actions import action_parts
+from ..engine.explain import claim_proof, formations
+from ..engine.view import public_log, reveal, round_board, view
+from .gamelog import undo_span
+from .schemas import Table
+from .store import GameInfo
+from .vocab import Status
+
+
+def _fields(value: object) -> dict[str, Any]:
+    """A dataclass as the JSON object of its fields (what ``View.to_dict`` makes of it)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+encode = json.JSONEncoder(separators=(",", ":"), default=_fields).encode
+"""Compact JSON of plain data and of the engine's dataclass views (tuples as arrays)."""
+
+
+class Served(Protocol):
+    """What a state message is made of: a game's row, its state, its version and its ``Told``."""
+
+    info: GameInfo
+    state: GameState
+    version: int
+    told: Told
+
+
+class _Log:
+    """One seat's log as last sent: its entries, and their JSON without the brackets."""
+
+    __slots__ = ("body", "entries")
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self.body = ""
+
+    def encoded(self, entries: list[dict[str, Any]]) -> str:
+        """The JSON of ``entries``, encoding only the entries after those it already holds."""
+        kept = len(self.entries)
+        if kept > len(entries) or entries[:kept] != self.entries:
+            kept, self.body = 0, ""
+        if len(entries) > kept:
+            tail = encode(entries[kept:])[1:-1]
+            self.body = f"{self.body},{tail}" if self.body else tail
+        self.entries = entries
+        return f"[{self.body}]"
+
+
+class Told:
+    """A game's parts of the state message that do not depend on who is told, encoded once per
+    position (``shared``), and each seat's log (``log``)."""
+
+    def __init__(self) -> None:
+        self._state: GameState | None = None
+        self._shared: dict[str, str] = {}
+        self._round_end: tuple[int, object, object, str] = (-1, None, None, "null")
+        self._logs: dict[int | None, _Log] = {}
+
+    def shared(self, state: GameState) -> dict[str, str]:
+        """``formations``, ``round_end`` and ``reveal`` of ``state`` as JSON (computed once for it)."""
+        if state is not self._state:
+            self._state = state
+            self._shared = {
+                "formations": encode(formations(state)),
+                "round_end": self._last_round_end(state),
+                "reveal": encode(reveal(state)) if state.is_over else "null",
+            }
+        return self._shared
+
+    def _last_round_end(self, state: GameState) -> str:
+        """The board the last finished round ended with (it changes only when a round ends)."""
+        last = len(state.round_outcomes) - 1
+        if not 0 <= last < len(state.round_boards):
+            return encode(round_board(state, last))
+        board, outcome = state.round_boards[last], state.round_outcomes[last]
+        index, known_board, known_outcome, text = self._round_end
+        if index != last or known_board is not board or known_outcome is not outcome:
+            text = encode(round_board(state, last))
+            self._round_end = (last, board, outcome, text)
+        return text
+
+    def log(self, state: GameState, seat: int | None) -> str:
+        """Every move of the match as ``seat`` may know it (``public_log``), as JSON."""
+        return self._logs.setdefault(seat, _Log()).encoded(public_log(state, seat))
+
+
+def state_text(game: Served, seat: int | None) -> str:
+    """The state message (JSON text) for one client of ``game``: ``seat``'s view (R10) and what
+    goes with it (see docs/web.md)."""
+    state, info = game.state, game.info
+    seen = view(state, seat)
+    shared = game.told.shared(state)
+    last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
+    claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
+    can_undo = seat is not None and info.status == Status.PLAYING and isinstance(undo_span(state, seat), int)
+    parts = (
+        ("type", '"state"'),
+        ("version", encode(game.version)),
+        ("seat", encode(seat)),
+        ("players", encode(info.players)),
+        ("view", encode(seen)),
+        ("last", encode(last)),
+        ("can_undo", encode(can_undo)),
+        ("claims", encode(claims)),
+        ("legal", encode(legal(game, seat))),
+        ("auto_draw", encode(seat == state.turn and state.draw_is_forced)),
+        ("formations", shared["formations"]),
+        ("log", game.told.log(state, seat)),
+        ("round_end", shared["round_end"]),
+        ("status", encode(info.status)),
+        ("reveal", shared["reveal"]),
+        ("rematch", encode(info.rematch.told() if info.rematch is not None else None)),
+        ("rematch_of", encode(info.rematch_of)),
+        ("rematch_closed", encode(info.rematch_closed.told() if info.rematch_closed is not None else None)),
+    )
+    return "{" + ",".join(f'"{key}":{text}' for key, text in parts) + "}"
+
+
+def legal(game: Served, seat: int | None) -> list[dict[str, Any]]:
+    """The seat's legal actions as data (``action_parts``) while its game is played, else none."""
+    state = game.state
+    if seat is None or seat != state.turn or state.is_over or game.info.status != Status.PLAYING:
+        return []
+    return [action_parts(i) for i in state.legal_action_ids()]
+
+
+def table_of(info: GameInfo) -> Table:
+    """A game row as the lobby shows it (never the seed or a token)."""
+    return Table(
+        id=info.id,
+        variant=info.variant,
+        rounds=info.rounds,
+        mode=info.mode,
+        level=info.level,
+        players=list(info.players),
+        status=info.status,
+        created=info.created.isoformat(),
+        winner=info.winner,
+        rematch=info.rematch.id if info.rematch is not None else None,
+        rematch_of=info.rematch_of,
+    )
+
+
+def replay_steps(state: GameState) -> list[dict[str, Any]]:
+    """Step 0 (the deal) and the position after every move of a finished game, everything shown."""
+    step = GameState.new(state.settings, state.seed)
+    steps: list[dict[str, Any]] = [{"action": None, "mover": None, "state": reveal(step, finished=True)}]
+    for action_id, mover in zip(state.history, state.movers, strict=True):
+        step.apply_id(action_id)
+        shown = reveal(step, finished=True)
+        steps.append({"action": str(ACTIONS[action_id]), "mover": mover, "state": shown})
+    return steps
