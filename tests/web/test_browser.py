@@ -37,9 +37,8 @@ from browser_helpers import (
 
 from schotten.engine import GameState, Phase, Settings
 from schotten.engine.actions import DONE_ID
-from schotten.engine.cards import JOKER, SHIELD, SPY, card_str
-from schotten.engine.explain import claim_proof
-from schotten.engine.formations import side_strength
+from schotten.engine.cards import MODE_BLUFF, MODE_MUD, parse_card
+from schotten.engine.explain import board_formations, claim_proof
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
@@ -51,12 +50,11 @@ MY_DECISION_OR_OVER = """() => {
 VISIBLE_ACTIONS = """nodes => nodes.filter(n => n.offsetParent !== null && n.id !== 'undo')
   .map(n => n.dataset.action)"""
 CARDS = "nodes => nodes.map(n => n.dataset.card)"
-# Whether the page must ask to confirm a card play now: the preference is on and exactly one
-# deck has cards (the draw that follows the play is automatic and could not be taken back).
+# Whether the page must ask to confirm a card play now: the preference is on and the server
+# says the draw that follows a play now is automatic (R3.4: it could not be taken back).
 CONFIRM_EXPECTED = """() => {
-  const view = window.schotten.state.view;
-  return document.querySelector('#confirm-plays').checked && view.phase === 'PLAY'
-    && (view.clan_deck > 0) !== (view.tactic_deck > 0);
+  const state = window.schotten.state;
+  return document.querySelector('#confirm-plays').checked && state.view.phase === 'PLAY' && state.auto_draw;
 }"""
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
@@ -289,13 +287,15 @@ def decide(page: Any, rng: random.Random, drag: bool = False, tactics: bool = Fa
     playable = set(page.eval_on_selector_all("#hand .card.playable", CARDS))
     hidden = {a for a in allowed - set(shown) if a.split("@")[0] not in playable}
     assert not hidden, f"legal moves the page does not offer: {hidden}"
-    claims = [a for a in shown if a.startswith("claim")]
+    claims = sorted({a for a in shown if a.startswith("claim")})
     if claims:
         assert page.locator("#prompt .claims li").count() == len(claims), "each claim's proof is listed"
-        title = page.get_attribute(f'[data-action="{claims[0]}"]', "title")
-        assert title, "a claim button explains its proof"
+        for claim in claims:
+            item = page.locator(f'#prompt .claim-item:has([data-action="{claim}"])')
+            assert item.locator(".proof").inner_text().strip(), "each claim button comes with its proof"
+            assert item.locator(".why").count() >= 1, "and a why? link to its rule"
         action = claims[0]
-        page.click(f'[data-action="{action}"]')
+        page.click(f'#prompt [data-action="{action}"]')
     elif shown:
         action = "draw tactic" if tactics and "draw tactic" in shown else rng.choice(sorted(shown))
         page.click(f'[data-action="{action}"]')
@@ -305,12 +305,28 @@ def decide(page: Any, rng: random.Random, drag: bool = False, tactics: bool = Fa
     return action
 
 
+def continue_after_round(page: Any) -> bool:
+    """When the page shows the board a round ended with, check it and press Continue."""
+    if not page.locator("#continue").count():
+        return False
+    ended = page.evaluate("() => window.schotten.roundEnd")
+    assert ended is not None and page.locator("#board.round-end").count() == 1
+    outcome = page.inner_text("#prompt .round-outcome")
+    assert outcome.startswith(f"Round {ended['round'] + 1}: "), outcome
+    assert not page.locator("#hand .card.playable, .col.target").count(), "nothing is played on an old board"
+    page.click("#continue")
+    page.wait_for_selector("#board.round-end", state="detached")
+    return True
+
+
 def play(page: Any, rng: random.Random, decisions: int, drag_every: int = 0) -> int:
-    """Make up to ``decisions`` decisions; return how many were made (fewer if the game ended)."""
+    """Make up to ``decisions`` decisions (pressing Continue after each round); return how many
+    were made (fewer if the game ended)."""
     for made in range(decisions):
         page.wait_for_function(MY_DECISION_OR_OVER)
         if page.get_attribute("#status", "data-status") == "over":
             return made
+        continue_after_round(page)
         decide(page, rng, drag=bool(drag_every) and made % drag_every == 1)
     return decisions
 
@@ -389,8 +405,8 @@ def play_against_ai(pages: Browser, server: LiveServer, shots: Path, variant: st
     rng = random.Random(seed)
     made = play(page, rng, 12, drag_every=5)
     page.screenshot(path=str(shots / f"{variant}-middle.png"), full_page=True)
-    made += play(page, rng, 300)
-    assert made < 312, "the game did not end"
+    made += play(page, rng, 500)
+    assert made < 512, "the game did not end"
     page.wait_for_selector("#result:not([hidden])")
     summary = page.locator("#result").inner_text()
     assert "wins the match" in summary or "win the match" in summary or "drawn" in summary
@@ -415,8 +431,11 @@ def test_a_whole_base_game_against_the_ai(pages: Browser, server: LiveServer, sh
     assert page.locator("#result").is_hidden()
 
 
-def test_a_whole_tactics_game_against_the_ai(pages: Browser, server: LiveServer, shots: Path) -> None:
-    page = play_against_ai(pages, server, shots, "tactics", seed=2, confirm=False)
+def test_a_whole_tactics_match_of_three_rounds_against_the_ai(
+        pages: Browser, server: LiveServer, shots: Path) -> None:
+    """A tactics match of 3 rounds against the AI, played by clicking to its end: each round's
+    end board is shown until Continue is pressed."""
+    page = play_against_ai(pages, server, shots, "tactics", seed=2, rounds=3, confirm=False)
     assert page.locator("[data-deck='tactic']").count() == 1
     check_replay(page, shots, "tactics")
 
@@ -486,10 +505,12 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
 
     late = pages.page()
     late.goto(invite)
-    late.fill("#join-nickname", "Cid")
-    late.click("#join-button")
-    late.wait_for_selector("#message:not([hidden])")
-    assert "no free seat" in late.inner_text("#message")
+    late.wait_for_selector("#table-full:not([hidden])")
+    assert late.inner_text("#table-full-text") == "This table is full: both seats are taken."
+    assert late.locator("#join").is_hidden(), "no Join form at a full table"
+    late.click("#watch-full")
+    late.wait_for_selector("#table-full", state="hidden")
+    assert late.locator("[data-action]").count() == 0 and late.locator(".panel .backs").count() == 2
 
 
 # ---------------------------------------------------------------------- a rematch
@@ -874,7 +895,7 @@ LONG_LABEL_STONES = [
 ]
 
 
-RENDER_TEST_BOARD = """async ([stones, withClaims]) => {
+RENDER_TEST_BOARD = """async ([data, withClaims]) => {
   const board = await import('/static/js/board.js');
   const live = document.querySelector('#board');
   let node = document.querySelector('#test-board');
@@ -886,34 +907,66 @@ RENDER_TEST_BOARD = """async ([stones, withClaims]) => {
   }
   live.hidden = true;
   const claim = (_, i) => [i + 1, { action: `claim ${i + 1}`, why: 'proof' }];
-  const claims = withClaims ? new Map(stones.map(claim)) : null;
-  board.renderBoard(node, { stones }, { bottom: 0, names: ['Pia', 'AI'], over: !withClaims, claims });
+  const claims = withClaims ? new Map(data.stones.map(claim)) : null;
+  board.renderBoard(node, data, { bottom: 0, names: ['Pia', 'AI'], over: !withClaims, claims });
   node.scrollIntoView();
 }"""
 
 
-def render_test_board(page: Any, stones: list[dict[str, Any]], claims: bool) -> None:
-    """Draw ``stones`` with the page's own renderBoard in a board of their own, in place of the
-    table's (hidden: a state message redraws only the table's board), in the page's language;
-    every stone claimable (``claims``) or the game over (labels on every complete side)."""
-    page.evaluate(RENDER_TEST_BOARD, [stones, claims])
+def board_data(owners: bool) -> dict[str, Any]:
+    """LONG_LABEL_STONES as the server sends a board: the stones and each side's formation,
+    computed by the engine (``owners``: with their owners, else none claimed)."""
+    bits = {"BB": MODE_BLUFF, "MF": MODE_MUD}
+    stones = [{"cards": cards, "owner": owner if owners else -1, "modes": modes}
+              for cards, owner, modes in LONG_LABEL_STONES]
+    sides = [[[parse_card(c) for c in side] for side in cards] for cards, _, _ in LONG_LABEL_STONES]
+    modes = [sum(bits[m] for m in modes) for _, _, modes in LONG_LABEL_STONES]
+    return {"stones": stones, "formations": board_formations(sides, modes)}
+
+
+def render_test_board(page: Any, data: dict[str, Any], claims: bool) -> None:
+    """Draw ``data`` (stones and formations) with the page's own renderBoard in a board of their
+    own, in place of the table's (hidden: a state message redraws only the table's board), in the
+    page's language; every stone claimable (``claims``) or the game over (labels on every
+    complete side)."""
+    page.evaluate(RENDER_TEST_BOARD, [data, claims])
+
+
+LABEL_LINES = """() => [...document.querySelectorAll('#test-board .formation .fname')].map(svg => {
+  const box = svg.getBoundingClientRect();
+  const col = svg.closest('.col').getBoundingClientRect();
+  const lines = [...svg.querySelectorAll('text')];
+  return {
+    label: svg.getAttribute('aria-label'),
+    lines: lines.map(line => line.textContent),
+    inside: box.left >= col.left - 0.5 && box.right <= col.right + 0.5,
+    fits: lines.every(line => {
+      const b = line.getBoundingClientRect();
+      return b.left >= box.left - 0.5 && b.right <= box.right + 0.5;
+    }),
+  };
+})"""
 
 
 def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: LiveServer) -> None:
-    """The labels of resolved stones wrap inside their column: the board stays as wide as a phone."""
+    """The labels of resolved stones (the formations the server sends) stay inside their column,
+    are never cut, and break only between words ("Colou / r 18" was a bug): the board stays as
+    wide as a phone."""
     page = pages.page(viewport={"width": 390, "height": 844})
     create_table(page, server.url, "Pia", "tactics")
     page.wait_for_function(MY_DECISION_OR_OVER)
-    stones = [{"cards": cards, "owner": owner, "modes": modes} for cards, owner, modes in LONG_LABEL_STONES]
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        render_test_board(page, stones, claims=False)
+        render_test_board(page, board_data(owners=True), claims=False)
         assert page.locator("#test-board .formation").count() == 16, "every complete side has its label"
         no_sideways_scroll(page)
         for stone in range(1, 10):
             box = page.locator(f'#test-board .col[data-stone="{stone}"]').bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, stone)
+        for label in page.evaluate(LABEL_LINES):
+            assert label["inside"] and label["fits"], (lang, label)
+            assert " ".join(label["lines"]).replace("- ", "-") == label["label"], (lang, label)
 
 
 CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#test-board .claim')].map(button => {
@@ -932,11 +985,10 @@ def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
     page = pages.page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     create_table(page, server.url, "Pia", "tactics")
     page.wait_for_function(MY_DECISION_OR_OVER)
-    stones = [{"cards": cards, "owner": -1, "modes": modes} for cards, _, modes in LONG_LABEL_STONES]
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        render_test_board(page, stones, claims=True)
+        render_test_board(page, board_data(owners=False), claims=True)
         buttons = page.evaluate(CLAIM_BUTTON_BOXES)
         assert len(buttons) == 9
         for button in buttons:
@@ -964,39 +1016,12 @@ def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: Live
     decide(page, rng)
 
 
-def random_side(rng: random.Random) -> tuple[list[int], int, bool]:
-    """A complete side: clan cards and up to three elite troops (one Joker at most)."""
-    size = rng.choice((3, 3, 4))
-    troops = [t for t in (JOKER, SPY, SHIELD) if rng.random() < 0.3][:size]
-    clan = rng.sample(range(54), size - len(troops))
-    return clan + troops, size, rng.random() < 0.2
-
-
-def test_troop_values_shown_match_the_engine(pages: Browser, server: LiveServer) -> None:
-    rng = random.Random(7)
-    sides = [random_side(rng) for _ in range(300)]
-    expected = [side_strength(tuple(cards), size, bluff) for cards, size, bluff in sides]
-    page = pages.page()
-    page.goto(f"{server.url}/rules")
-    shown = page.evaluate(
-        """async (sides) => {
-          const cards = await import('/static/js/cards.js');
-          return sides.map(([texts, size, bluff]) => {
-            const found = cards.bestFormation(texts, size, bluff);
-            return found.rank * 64 + found.total;
-          });
-        }""",
-        [[[card_str(c) for c in cards], size, bluff] for cards, size, bluff in sides],
-    )
-    assert shown == expected
-
-
 # ---------------------------------------------------------------------- claim explanations, translated
 
 ENGLISH_WORDS = re.compile(
     r"\b(your|their|beats?|ties|completed|first|cannot|beaten|best|side|wins|unseen|still|stone|colour|run|"
     r"sum|three|four|kind|blue|green|red|yellow|purple|pink|joker|spy)\b", re.IGNORECASE)
-RULE_AT_END = re.compile(r"\((R5\.1|R5\.2|R4\.6)\)\.$")
+RULE_ID = re.compile(r"\((R\d+\.\d+)\)")
 
 
 def sample_claim_proofs() -> dict[str, dict[str, Any]]:
@@ -1022,23 +1047,33 @@ def sample_claim_proofs() -> dict[str, dict[str, Any]]:
     raise AssertionError(f"random games gave only {sorted(found)}")
 
 
+def rule_of(sentence: str) -> str:
+    """The rule id a sentence of the engine ends with ("... (R5.2)")."""
+    found = RULE_ID.findall(sentence)
+    assert found, sentence
+    return str(found[-1])
+
+
 def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, shots: Path) -> None:
-    """Claim proofs of every kind read in Portuguese, rule id last; in a game, the claims list
-    and the Claim buttons' tooltips too (the server still sends the English sentence)."""
+    """Claim proofs of every kind read in Portuguese with no rule id in the sentence (the rule
+    is apart, for the why? link); in a game, each provable stone gets a "Claim stone N" button
+    in the prompt with its proof in words and a why? link to its rule (R5.1, R5.2, R4.6), the
+    stone's own Claim button its proof as tooltip, while the server still sends the English
+    sentence."""
     proofs = sample_claim_proofs()
     page = pages.page(locale="pt-PT")
     page.goto(f"{server.url}/rules")
     page.wait_for_function("() => document.documentElement.lang === 'pt'")
     texts = page.evaluate(
         """async (proofs) => {
-          const cards = await import('/static/js/cards.js');
-          return Object.fromEntries(Object.entries(proofs).map(([k, p]) => [k, cards.claimText(p)]));
+          const words = await import('/static/js/proofs.js');
+          return Object.fromEntries(Object.entries(proofs).map(([k, p]) => [k, words.claimText(p)]));
         }""", proofs)
-    for kind, text in texts.items():
-        rule = proofs[kind]["text"][-6:]
-        assert text.startswith("A sua formação ") and text.endswith(f"{rule}."), (kind, text)
-        assert not ENGLISH_WORDS.search(text), (kind, text)
-    assert "como" in texts["troops"] and "Total" in texts["bluff"]
+    for kind, said in texts.items():
+        assert said["text"].startswith("A sua formação ") and said["text"].endswith("."), (kind, said)
+        assert "(R" not in said["text"] and not ENGLISH_WORDS.search(said["text"]), (kind, said)
+        assert said["rules"] == [rule_of(proofs[kind]["text"])], (kind, said)
+    assert "como" in texts["troops"]["text"] and "Total" in texts["bluff"]["text"]
 
     _, _, mover, other = start_friend_game(pages, server, "base")
     for player in (mover, other):
@@ -1049,7 +1084,7 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
     for _ in range(60):
         mover.wait_for_function(MY_DECISION_OR_OVER)
         while not claims and mover.get_attribute("#status", "data-mine") == "1":
-            claims = [a for a in visible_actions(mover) if a.startswith("claim")]
+            claims = sorted({a for a in visible_actions(mover) if a.startswith("claim")})
             if not claims:
                 decide(mover, rng)
         if claims:
@@ -1058,13 +1093,19 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
     assert claims, "no claim came up"
     page = mover
     page.screenshot(path=str(shots / "claim-pt.png"), full_page=True)
+    pt = read_catalogue("pt")
     sent = page.evaluate("() => window.schotten.state.claims")
-    listed = page.locator("#prompt .claims li").all_inner_texts()
-    assert len(listed) == len(claims) == len(sent)
-    for action, line in zip(claims, listed, strict=True):
+    assert page.locator("#prompt .claim-item").count() == len(claims) == len(sent)
+    assert page.inner_text("#prompt [data-action='done']") == pt["Don't claim"]
+    for action in claims:
         stone = action.split()[1]
-        why = page.get_attribute(f'[data-action="{action}"]', "title") or ""
-        assert line == f"Pedra {stone}: {why}" and RULE_AT_END.search(why), line
-        assert not ENGLISH_WORDS.search(why), why
+        item = page.locator(f'#prompt .claim-item:has([data-action="{action}"])')
+        assert item.locator("button").inner_text() == pt["Claim stone {n}"].replace("{n}", stone)
+        proof = item.locator(".proof").inner_text()
+        why = item.locator(".why")
+        assert why.inner_text() == pt["why?"] and proof.endswith(f". {pt['why?']}"), proof
+        assert why.get_attribute("href") == f"/rules#{rule_of(sent[stone]['text'])}"
+        words = proof[: -len(pt["why?"])].strip()
+        assert "(R" not in words and not ENGLISH_WORDS.search(words), words
+        assert page.get_attribute(f'#board [data-action="{action}"]', "title") == words
         assert sent[stone]["kind"] in ("beats", "ties_first", "unbeatable", "incompletable")
-        assert sent[stone]["text"].endswith(why[-7:-1]), "the English sentence is still sent"

@@ -1,12 +1,12 @@
 // The replay page: step through a finished game move by move, every card shown.
 
 import { getJSON, showMessage } from "./api.js";
-import {
-  actionFocus, decksNode, describeAction, pileNode, playerName, renderBoard, roundLines,
-} from "./board.js";
+import { decksNode, pileNode, playerName, renderBoard, roundLines } from "./board.js";
 import { cardFace, sortCards } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, N_, t } from "./i18n.js";
+import { turnMarks } from "./lastturn.js";
+import { moveText } from "./moves.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const VARIANTS = { base: N_("Base game"), tactics: N_("Tactics"), expert: N_("Expert") };
@@ -28,10 +28,15 @@ function panel(id, seat, data) {
     pileNode(t("Discard pile"), data.discards[seat], `discards-${seat}`));
 }
 
+/** A step's move as parts (the server's `parts`, with its mover); without them, the notation only. */
+function stepMove(step) {
+  return step.parts ? { ...step.parts, mover: step.mover } : { action: step.action };
+}
+
 function stepText(step, index) {
   const total = replay.steps.length - 1;
   if (index === 0) return t("The deal ({n} moves in all)", { n: total });
-  return t("Move {i} of {n}: {move}", { i: index, n: total, move: describeAction(step.action, names()[step.mover]) });
+  return t("Move {i} of {n}: {move}", { i: index, n: total, move: moveText(stepMove(step), names()[step.mover]) });
 }
 
 function outcomeText(data) {
@@ -53,7 +58,7 @@ function show(index) {
   renderBoard(byId("board"), data, {
     bottom: 0,
     names: names(),
-    last: step.action ? actionFocus(step.action, step.mover) : null,
+    marks: step.parts ? turnMarks([stepMove(step)]) : null,
     over: data.phase === "OVER",
   });
   panel("panel-top", 1, data);
