@@ -27,10 +27,13 @@ import pytest
 from browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    STATIC,
     LiveServer,
     finished_friend_game,
+    open_friend_table,
     page_msgids,
     placeholders,
+    play_friend_game,
     post_json,
     read_catalogue,
 )
@@ -331,6 +334,16 @@ def play(page: Any, rng: random.Random, decisions: int, drag_every: int = 0) -> 
     return decisions
 
 
+COLOUR_NAMES = dict(zip("gbrypk", ("green", "blue", "red", "yellow", "purple", "pink"), strict=True))
+TACTIC_NAMES = {"JO": "Joker", "SP": "Spy", "SH": "Shield-bearer", "BB": "Blind-man's Bluff",
+                "MF": "Mud Fight", "ST": "Strategist", "BA": "Banshee", "TR": "Traitor", "RE": "Recruiter"}
+
+
+def card_name(card: str) -> str:
+    """A card's English name as the page writes it ("blue 7", "Joker")."""
+    return TACTIC_NAMES.get(card) or f"{COLOUR_NAMES[card[1]]} {card[0]}"
+
+
 def hand_of(page: Any) -> list[str]:
     """The cards of the seat's hand, in the order shown."""
     return [str(c) for c in page.eval_on_selector_all("#hand .card", CARDS)]
@@ -478,6 +491,10 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
     mover.wait_for_function(MY_DECISION_OR_OVER)
     assert sorted(hand_of(mover)) == hand_before
     other.wait_for_selector(seen, state="detached")
+    name = mover.evaluate("() => window.schotten.state.players[window.schotten.state.seat]")
+    other.wait_for_selector("#message:not([hidden])")
+    assert other.inner_text("#message") == f"{name} took back {card_name(card)}: it went back to their hand."
+    assert mover.locator("#message").is_hidden() or "took back" not in mover.inner_text("#message")
 
     rng = random.Random(4)
     phases: set[str] = set()
@@ -544,6 +561,8 @@ def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shot
     rematch_id = ann.url.split("/game/")[1].split("?")[0]
     assert "accept the rematch" in ann.inner_text("#status")
     assert ann.locator("#invite").is_hidden(), "the kept seat has no invite link"
+    assert ann.inner_text("#panel-top .pname") == "seat kept for Bob", "not a free seat: Bob's"
+    assert "(free seat)" not in ann.inner_text("body")
 
     bob.wait_for_selector("#accept-rematch")
     assert bob.inner_text("#rematch .rematch-offer") == "Ann wants a rematch."
@@ -979,7 +998,7 @@ CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#test-board .claim'
 
 
 def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
-        pages: Browser, server: LiveServer) -> None:
+        pages: Browser, server: LiveServer, shots: Path) -> None:
     """With every stone claimable, each Claim button ("Reivindicar", "Reclamar") stays inside its
     column, and a tap on its middle reaches it (no neighbour's button lies over it)."""
     page = pages.page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
@@ -994,6 +1013,7 @@ def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
         for button in buttons:
             assert button["inside"] and button["tappable"], (lang, button)
         no_sideways_scroll(page)
+        page.locator("#test-board").screenshot(path=str(shots / f"phone-claims-{lang}.png"))
 
 
 def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: LiveServer) -> None:
@@ -1109,3 +1129,365 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
         assert "(R" not in words and not ENGLISH_WORDS.search(words), words
         assert page.get_attribute(f'#board [data-action="{action}"]', "title") == words
         assert sent[stone]["kind"] in ("beats", "ties_first", "unbeatable", "incompletable")
+
+
+# ---------------------------------------------------------------------- following the game (issue 11)
+
+REASONS = ("three adjacent stones", "five stones", "more stones when play ran out",
+           "equal stones when play ran out")
+BOARD_CARDS = "#board .side > .card"
+
+
+def round_text(outcome: dict[str, Any], index: int, names: list[str]) -> str:
+    """How the page words a finished round (its result and why)."""
+    points = f"{outcome['points'][0]}\u2013{outcome['points'][1]}"
+    if outcome["winner"] is None:
+        return f"Round {index + 1}: a draw ({outcome['reason']}), {points}"
+    return f"Round {index + 1}: {names[outcome['winner']]} won ({outcome['reason']}), {points}"
+
+
+def round_ended(rounds: int) -> Any:
+    """A stop condition for ``play_friend_game``: ``rounds`` rounds have ended."""
+    return lambda state: len(state["view"]["round_outcomes"]) >= rounds
+
+
+def test_the_end_of_a_round_stays_until_continue(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Ann's page is open while round 1 of a 2-round match is played to its end (R6.1): the
+    server deals round 2 at once, but the page keeps the board round 1 ended with (its cards,
+    owners and formations; the claim that ended it marked), with the result and why, until
+    Continue. Round 2's empty board then marks nothing of round 1 (a bug: it ringed the stone of
+    round 1's last claim and said "Last move: ... claimed stone 8"), nor after a reload."""
+    grant, links = open_friend_table(server.url, rounds=2)
+    ann = pages.page()
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector('#status[data-status="playing"]')
+    final = play_friend_game(server.url, grant, seed=11, until=round_ended(1))
+    assert final["view"]["round"] == 1 and final["log"][-1]["round"] == 0, "round 2 has not begun yet"
+    ann.wait_for_selector("#continue")
+    ended = final["round_end"]
+    assert ann.evaluate("() => window.schotten.roundEnd.round") == 0
+    assert ann.evaluate("() => window.schotten.state.version") == final["version"]
+    on_board = sorted(ann.eval_on_selector_all(BOARD_CARDS, CARDS))
+    assert on_board == sorted(c for stone in ended["stones"] for side in stone["cards"] for c in side)
+    owned = sum(stone["owner"] >= 0 for stone in ended["stones"])
+    assert ann.locator("#board .stone.claimed").count() == owned >= 3
+    labels = sum(shape is not None for stones in ended["formations"] for shape in stones)
+    assert ann.locator("#board .formation").count() == labels
+    last = final["log"][-1]
+    assert last["kind"] == "claim"
+    assert ann.locator(f'#board .col[data-stone="{last["stone"] + 1}"] .stone.last').count() == 1
+    outcome = final["view"]["round_outcomes"][0]
+    assert ann.inner_text("#prompt .round-outcome") == round_text(outcome, 0, ["Ann", "Bob"])
+    assert outcome["reason"] in REASONS
+    assert "Round 2 of 2" in ann.inner_text("#score"), "the live table is in round 2"
+    assert ann.locator("#hand .card.playable, .col.target").count() == 0
+    ann.screenshot(path=str(shots / "round-end.png"), full_page=True)
+
+    ann.click("#continue")
+    ann.wait_for_selector("#board.round-end", state="detached")
+    assert ann.locator(BOARD_CARDS).count() == 0, "round 2's board is empty"
+    assert ann.locator("#board .last").count() == 0, "nothing of round 1 is marked on round 2's board"
+    assert ann.inner_text("#last-turn") == ""
+    ann.reload()
+    ann.wait_for_selector("#status[data-version]")
+    assert ann.locator("#continue").count() == 0, "a round seen is not shown again"
+    assert ann.locator("#board .last").count() == 0 and ann.inner_text("#last-turn") == ""
+
+
+LOG_ITEMS = """() => [...document.querySelectorAll('#log-list li')].map(n => ({
+  kind: n.classList.contains('move') ? 'move' : n.className, text: n.textContent,
+  index: n.dataset.index === undefined ? null : Number(n.dataset.index), round: Number(n.dataset.round),
+}))"""
+
+
+def move_words(move: dict[str, Any], names: list[str]) -> str:
+    """The log's words for a card play, a claim or a draw (the moves a base game has most)."""
+    who = names[move["mover"]]
+    if move["kind"] == "play":
+        return f"{who} played {card_name(move['card'])} on stone {move['stone'] + 1}"
+    if move["kind"] == "claim":
+        return f"{who} claimed stone {move['stone'] + 1}"
+    return {"pass": f"{who} passed", "done": f"{who} ended the claims"}[move["kind"]]
+
+
+def test_the_move_log_tells_every_move_newest_first(pages: Browser, server: LiveServer) -> None:
+    """The log beside the board holds every move of the match (more than 60: it is not cut),
+    newest first, in words, under a heading per round with the finished round's result (R9.2
+    points) at its top; it comes from the server, so a reload shows the same log."""
+    grant, links = open_friend_table(server.url, rounds=2)
+    final = play_friend_game(server.url, grant, seed=12,
+                             until=lambda state: round_ended(1)(state) and len(state["log"]) > 70)
+    log = final["log"]
+    assert len(log) > 70 and final["status"] == "playing"
+    ann = pages.page()
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector("#status[data-version]")
+    items = ann.evaluate(LOG_ITEMS)
+    moves = [item for item in items if item["kind"] == "move"]
+    assert [m["index"] for m in moves] == list(range(len(log) - 1, -1, -1)), "every move, newest first"
+    assert [m["text"] for m in moves] == [move_words(move, ["Ann", "Bob"]) for move in reversed(log)]
+    assert ann.inner_text("#log-count") == str(len(log))
+    heads = [i for i, item in enumerate(items) if item["kind"] == "round-head"]
+    assert [items[i]["text"] for i in heads] == ["Round 2", "Round 1"] and heads[0] == 0
+    first_round = [m for m in moves if m["round"] == 1]
+    assert items[heads[1] + 1] == {"kind": "round-result", "round": 1, "index": None,
+                                  "text": round_text(final["view"]["round_outcomes"][0], 0, ["Ann", "Bob"])}
+    assert items[heads[1] + 2:] == first_round, "round 1's moves under its heading and result"
+    assert ann.locator("#log").is_visible()
+    box, board = ann.locator("#log").bounding_box(), ann.locator("#board").bounding_box()
+    assert box is not None and board is not None
+    assert box["x"] >= board["x"] + board["width"], "the log is beside the board"
+    ann.reload()
+    ann.wait_for_selector("#status[data-version]")
+    assert ann.evaluate(LOG_ITEMS) == items, "the log survives a reload"
+
+
+def their_turn(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The other seat's moves since this seat's last move in the round (this seat's own moves
+    of the turn it is making skipped)."""
+    seat, moves = state["seat"], [m for m in state["log"] if m["round"] == state["view"]["round"]]
+    while moves and moves[-1]["mover"] == seat:
+        moves.pop()
+    turn: list[dict[str, Any]] = []
+    while moves and moves[-1]["mover"] != seat:
+        turn.insert(0, moves.pop())
+    return turn
+
+
+def check_turn_marks(page: Any) -> list[dict[str, Any]]:
+    """On this seat's decision: the board frames exactly the cards the other player put down in
+    their last turn (and the stone they claimed), and a line names their moves; the turn."""
+    state = page.evaluate("() => window.schotten.state")
+    turn = their_turn(state)
+    placed = [m for m in turn if m["kind"] in ("play", "place")]
+    for move in placed:
+        where = f'#board .col[data-stone="{move["stone"] + 1}"] .card.last[data-card="{move["card"]}"]'
+        assert page.locator(where).count() == 1, move
+    claimed = [m["stone"] + 1 for m in turn if m["kind"] == "claim"]
+    assert sorted(int(n) for n in page.eval_on_selector_all(
+        "#board .col:has(.stone.last)", "ns => ns.map(n => n.dataset.stone)")) == sorted(claimed)
+    assert page.locator("#board .card.last").count() == len(placed)
+    line = page.inner_text("#last-turn")
+    assert line.startswith("AI (easy)'s last turn: ") if turn else line == ""
+    for move in placed:
+        assert f"{card_name(move['card'])} on stone {move['stone'] + 1}" in line
+    draws = sum(m["kind"] == "draw" for m in turn)
+    assert (f"Cards drawn: {draws}" in line) == bool(draws)
+    return turn
+
+
+def test_the_opponent_s_last_turn_is_marked_on_the_board(pages: Browser, server: LiveServer) -> None:
+    """Against the AI (tactics, so its draws are choices in the log): at each of Ann's decisions
+    the AI's last turn is framed on the board and told in a line (its draws counted), while Ann
+    makes her own turn too; the cards arrive with a short animation, none when the browser asks
+    for reduced motion."""
+    for motion, seed in (("no-preference", 21), ("reduce", 22)):
+        page = pages.page(reduced_motion=motion)
+        create_table(page, server.url, "Ann", "tactics")
+        rng = random.Random(seed)
+        turns = set()
+        for _ in range(12):
+            page.wait_for_function(MY_DECISION_OR_OVER)
+            turns.update(move["index"] for move in check_turn_marks(page)[:1])
+            decide(page, rng)
+        assert len(turns) >= 4, "the AI's turns were seen"
+        animated = page.evaluate("() => window.schotten.animated")
+        expected = animated >= len(turns) - 1 if motion == "no-preference" else animated == 0
+        assert expected, (motion, animated)
+
+
+NOTIFICATION_STUB = """(() => {
+  window.asked = 0;
+  window.notices = [];
+  class FakeNotification {
+    constructor(title, options) { window.notices.push(options.body); }
+  }
+  FakeNotification.permission = 'default';
+  FakeNotification.requestPermission = async () => {
+    window.asked += 1;
+    FakeNotification.permission = 'granted';
+    return 'granted';
+  };
+  window.Notification = FakeNotification;
+  Object.defineProperty(document, 'hidden', { get: () => window.tabHidden === true, configurable: true });
+})()"""
+
+
+def test_your_turn_is_signalled(pages: Browser, server: LiveServer) -> None:
+    """The tab's title says "Your turn" exactly when the decision is the seat's; the sound (off
+    by default) is turned on by its switch and remembered; notifications are never asked for on
+    load, only on a click of their switch, and come when the turn arrives in a hidden tab."""
+    _, links = open_friend_table(server.url)
+    players = []
+    for link in links:
+        page = pages.page()
+        page.add_init_script(NOTIFICATION_STUB)
+        page.goto(f"{server.url}{link}")
+        page.wait_for_selector('#status[data-status="playing"]')
+        players.append(page)
+    mover, other = players if players[0].get_attribute("#status", "data-mine") == "1" else players[::-1]
+    assert mover.title() == "Your turn · Schotten Totten" and other.title() == "Schotten Totten"
+    assert other.evaluate("() => window.asked") == 0, "no permission is asked on load"
+    assert other.get_attribute("#sound", "aria-pressed") == "false", "the sound is off by default"
+    other.click("#sound")
+    other.click("#notify")
+    assert other.evaluate("() => window.asked") == 1
+    assert other.get_attribute("#notify", "aria-pressed") == "true"
+    beeps = other.evaluate("() => window.schotten.signals.beeps")
+    other.evaluate("() => { window.tabHidden = true; }")
+    rng = random.Random(5)
+    while mover.get_attribute("#status", "data-mine") == "1":
+        decide(mover, rng)
+    other.wait_for_function(MY_DECISION_OR_OVER)
+    assert other.title() == "Your turn · Schotten Totten" and mover.title() == "Schotten Totten"
+    assert other.evaluate("() => window.notices") == ["Your turn"]
+    assert other.evaluate("() => window.schotten.signals.beeps") == beeps + 1
+    other.reload()
+    other.wait_for_selector("#status[data-version]")
+    assert other.get_attribute("#sound", "aria-pressed") == "true", "the sound switch is remembered"
+    assert other.evaluate("() => window.asked") == 0
+
+
+# ---------------------------------------------------------------------- claiming and the rules page
+
+def test_every_rule_the_engine_cites_has_its_anchor_on_the_rules_page() -> None:
+    """The why? links open /rules#R5.2: every rule id in the engine's sentences (claim proofs,
+    refusals) has an element of that id on the rules page, and each rule item is its own anchor."""
+    engine = Path(__file__).resolve().parents[2] / "schotten" / "engine"
+    texts = [path.read_text(encoding="utf-8") for path in engine.glob("*.py")]
+    cited = {rule for text in texts for rule in RULE_ID.findall(text)}
+    page = (STATIC / "rules.html").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<li id="(R\d+\.\d+)"><a class="rule-id" href="#\1">\1</a>', page))
+    assert {"R3.2", "R4.6", "R5.1", "R5.2", "R7.2", "R8.1"} <= cited
+    assert cited <= anchors, f"rules without an anchor: {sorted(cited - anchors)}"
+    counts = {1: 3, 2: 4, 3: 5, 4: 7, 5: 4, 6: 2, 7: 12, 8: 1, 9: 3, 10: 4}  # the rules, R1.1 to R10.4
+    assert anchors == {f"R{group}.{n}" for group, last in counts.items() for n in range(1, last + 1)}
+    assert len(re.findall(r'<li id="R', page)) == len(anchors)
+
+
+def test_a_why_link_opens_the_rules_page_at_its_rule(pages: Browser, server: LiveServer) -> None:
+    """A refusal's rule id (the server's reason "... (R3.1)") is not shown in the sentence but
+    as a why? link, which opens the rules page scrolled to that rule, highlighted."""
+    sockets: list[Any] = []
+
+    def keep(route: Any) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page = pages.page()
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), keep)
+    create_table(page, server.url, "Ann", "base")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    reason = "your side of stone 3 is full (3 cards) (R3.1)"
+    sockets[-1].send(json.dumps({"type": "error", "code": "illegal_action", "message": reason}))
+    page.wait_for_selector("#message:not([hidden]) .why")
+    said = page.inner_text("#message")
+    assert said == "That move is not allowed: your side of stone 3 is full (3 cards) why?"
+    with page.expect_popup() as opened:
+        page.click("#message .why")
+    rules = opened.value
+    rules.wait_for_selector("[data-tactic='JO']")
+    assert rules.url.endswith("/rules#R3.1")
+    target = rules.evaluate("""() => {
+      const node = document.querySelector(':target');
+      const box = node.getBoundingClientRect();
+      return { id: node.id, seen: box.top >= 0 && box.top < window.innerHeight };
+    }""")
+    assert target == {"id": "R3.1", "seen": True}
+
+
+# ---------------------------------------------------------------------- bugs a new user found (issue 11)
+
+FACE_BOXES = """() => [...document.querySelectorAll('#test-faces .card')].map(card => {
+  const box = card.getBoundingClientRect();
+  const name = card.querySelector('.tname');
+  const lines = [...name.querySelectorAll('text')];
+  return {
+    card: card.dataset.card, label: card.querySelector('.corner.top .val').textContent,
+    name: name.getAttribute('aria-label'), lines: lines.map(line => line.textContent),
+    inside: lines.every(line => {
+      const b = line.getBoundingClientRect();
+      return b.left >= box.left - 0.5 && b.right <= box.right + 0.5
+        && b.top >= box.top && b.bottom <= box.bottom;
+    }),
+  };
+})"""
+SHOW_FACES = """async () => {
+  const cards = await import('/static/js/cards.js');
+  let node = document.querySelector('#test-faces');
+  if (!node) {
+    node = document.createElement('div');
+    node.id = 'test-faces';
+    document.querySelector('#board').after(node);
+  }
+  const codes = Object.keys(cards.TACTICS);
+  node.replaceChildren(
+    Object.assign(document.createElement('div'), { className: 'hand' }),
+    Object.assign(document.createElement('div'), { className: 'side bottom spread' }));
+  for (const box of node.children) box.append(...codes.map(code => cards.cardFace(code)));
+}"""
+
+
+def test_card_names_and_codes_fit_their_faces_in_every_language(pages: Browser, server: LiveServer) -> None:
+    """Every tactic card's name stays whole on its face, in the hand and on the board, on a phone
+    and a desktop, in every language ("Strategis", "Recruite" were cut); the code in its corner
+    is the language's own ("MF" is "LL" in Portuguese)."""
+    page = pages.page(viewport={"width": 390, "height": 844})
+    create_table(page, server.url, "Pia", "tactics")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    for lang in ("en", "pt", "ca"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        catalogue = read_catalogue(lang)
+        for viewport in ({"width": 390, "height": 844}, DESKTOP):
+            page.set_viewport_size(viewport)
+            page.evaluate(SHOW_FACES)
+            faces = page.evaluate(FACE_BOXES)
+            assert len(faces) == 18, "the 9 tactic cards, in a hand and on a stone"
+            for face in faces:
+                code = face["card"]
+                assert face["inside"], (lang, viewport, face)
+                assert " ".join(face["lines"]).replace("- ", "-") == face["name"], (lang, face)
+                assert face["name"] == (catalogue[TACTIC_NAMES[code]] or TACTIC_NAMES[code])
+                assert face["label"] == (catalogue[code] or code), (lang, face)
+    assert read_catalogue("pt")["MF"] == "LL" and read_catalogue("ca")["JO"] == "CO"
+
+
+def test_the_invite_link_of_a_finished_table_offers_to_watch(pages: Browser, server: LiveServer) -> None:
+    """The invite link (?join=1) of a finished game shows no Join form: it says the game is over
+    and offers to watch."""
+    game_id, _ = finished_friend_game(server.url, seed=13)
+    page = pages.page()
+    page.goto(f"{server.url}/game/{game_id}?join=1")
+    page.wait_for_selector("#table-full:not([hidden])")
+    assert page.inner_text("#table-full-text") == "This game is over: nobody can join it any more."
+    assert page.locator("#join").is_hidden()
+    page.click("#watch-full")
+    page.wait_for_selector("#table-full", state="hidden")
+    assert page.locator("#result").is_visible()
+
+
+IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].every(node => {
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+})"""
+
+
+def test_the_hand_and_the_prompt_stay_in_view_on_a_phone(
+        pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Mid-game on a phone (390x844), the hand and the prompt stay on the screen wherever the
+    page is scrolled to (they fell below it), and the board's stones can all be seen above them."""
+    page = pages.page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    create_table(page, server.url, "Pia", "tactics")
+    play(page, random.Random(9), 14)
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    for where in ("0", "document.querySelector('#board').getBoundingClientRect().top + window.scrollY",
+                  "document.body.scrollHeight"):
+        page.evaluate(f"() => window.scrollTo(0, {where})")
+        assert page.evaluate(IN_VIEW, "#hand .card, #prompt"), where
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "phone-mid-game.png"))
+    dock = page.locator("#dock").bounding_box()
+    board = page.locator("#board .stone").first.bounding_box()
+    assert dock is not None and board is not None and board["y"] + board["height"] <= dock["y"]
+    no_sideways_scroll(page)

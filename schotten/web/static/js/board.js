@@ -78,11 +78,10 @@ function stoneToken(stone, number, opts) {
   if (claim) {
     token.append(el("button", {
       class: "claim",
-      text: t("Claim"),
       title: claim.why,
       data: { action: claim.action },
-      attrs: { type: "button" },
-    }));
+      attrs: { type: "button", "aria-label": t("Claim stone {n}", { n: number }) },
+    }, fittedText(t("Claim"), { cls: "claim-label", width: 40, size: 10, weight: 700 })));
   }
   return token;
 }

@@ -157,8 +157,8 @@ function render(what = "all") {
   document.body.classList.toggle("spectator", game.msg.seat === null);
   signalTurn(isMine() && !shownRound(), statusText());
   window.schotten = {
-    state: game.msg, provisional: game.provisional, animated: page.animated, signals: signalCounts(),
-    roundEnd: shownRound(),
+    state: game.msg, provisional: game.provisional, animated: page.animated, roundEnd: shownRound(),
+    get signals() { return signalCounts(); },
   };
 }
 
