@@ -1,14 +1,17 @@
-"""Browser tests of the web page (issue 4): Playwright's sync API driving Debian's Chromium.
+"""Browser tests of the web page (issues 4 and 11): Playwright's sync API driving Debian's Chromium.
 
 A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tests click
-through the lobby, play whole games against the AI (base and tactics) by picking among the
-moves the page lights up, start a friend game from two browser contexts with the invite link,
-meet again at one table when one player asks for a rematch and the other accepts it (or the
-asker withdraws it, or the other declines it; the closed table's replay page says no game was
-played there, and a table waiting for its second player's that its game has not begun),
-confirm and take back card plays whose draw is automatic (base game), switch the language and
-use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
-(default: a pytest temporary folder). The catalogue test needs no browser.
+through the lobby, play whole matches against the AI (base, and tactics over 3 rounds) by
+picking among the moves the page lights up, start a friend game from two browser contexts with
+the invite link, meet again at one table when one player asks for a rematch and the other
+accepts it (or the asker withdraws it, or the other declines it; the closed table's replay page
+says no game was played there, and a table waiting for its second player's that its game has
+not begun), confirm and take back card plays whose draw is automatic (base game), switch the
+language and use a phone-sized screen. Following the game (issue 11): the move log, the other
+player's last turn marked on the board, the board a round ended with kept until Continue, an
+undo announced, "your turn" signalled, the claim buttons with their proofs and why? links to
+the rules page, and the bugs a new user found. Screenshots go to $SCHOTTEN_SCREENSHOTS
+(default: a pytest temporary folder). The catalogue and rules-page tests need no browser.
 """
 
 from __future__ import annotations
@@ -1455,8 +1458,8 @@ def test_card_names_and_codes_fit_their_faces_in_every_language(pages: Browser, 
 
 def test_the_invite_link_of_a_finished_table_offers_to_watch(pages: Browser, server: LiveServer) -> None:
     """The invite link (?join=1) of a finished game shows no Join form: it says the game is over
-    and offers to watch."""
-    game_id, _ = finished_friend_game(server.url, seed=13)
+    and offers to watch; at a rematch table the free seat is kept, and the link says so."""
+    game_id, links = finished_friend_game(server.url, seed=13)
     page = pages.page()
     page.goto(f"{server.url}/game/{game_id}?join=1")
     page.wait_for_selector("#table-full:not([hidden])")
@@ -1465,6 +1468,13 @@ def test_the_invite_link_of_a_finished_table_offers_to_watch(pages: Browser, ser
     page.click("#watch-full")
     page.wait_for_selector("#table-full", state="hidden")
     assert page.locator("#result").is_visible()
+    offer = post_json(f"{server.url}/api/games/{game_id}/rematch", {"token": links[0].split("token=")[1]})
+    stranger = pages.page()
+    stranger.goto(f"{server.url}/game/{offer['id']}?join=1")
+    stranger.wait_for_selector("#table-full:not([hidden])")
+    kept = "This is a rematch: its free seat is kept for the other player."
+    assert stranger.inner_text("#table-full-text") == kept
+    assert stranger.locator("#join").is_hidden()
 
 
 IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].every(node => {

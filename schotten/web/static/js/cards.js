@@ -80,7 +80,6 @@ export const TACTICS = {
   },
 };
 
-export const RUSE_CODES = ["ST", "BA", "TR", "RE"];
 export const MODE_CODES = ["BB", "MF"];
 
 /** The translated name of a colour (0-5). */

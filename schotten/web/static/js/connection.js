@@ -91,7 +91,7 @@ function open() {
 }
 
 /** Ask for the current state when the page is visible again or back online. */
-export function resync() {
+function resync() {
   if (link.stopped || document.visibilityState !== "visible") return;
   if (link.ws && link.ws.readyState === WebSocket.OPEN) send({ type: "sync" });
 }

@@ -25,7 +25,7 @@ import { signalCounts, signalTurn, wireSignals } from "./signals.js";
 import {
   bottomSeat, game, gameId, isMine, isSeated, legalNow, names,
 } from "./state.js";
-import { splitRules, withWhy } from "./why.js";
+import { splitRules, whyLinks } from "./why.js";
 
 const page = { animated: 0 };
 
@@ -202,7 +202,7 @@ function onError(msg) {
     return;
   }
   const { text, rules } = splitRules(msg.message || "");
-  showMessage(t(key, { reason: text }), "error", withWhy("", rules).slice(1));
+  showMessage(t(key, { reason: text }), "error", whyLinks(rules));
 }
 
 async function loadInfo() {

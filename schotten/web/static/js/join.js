@@ -11,13 +11,16 @@ const invited = params.get("join") === "1" && !token;
 const join = { dismissed: false };
 
 function freeSeat(msg) {
-  return msg.status === "open" && msg.players.some((p) => p === null);
+  return msg.status === "open" && !msg.rematch_of && msg.players.some((p) => p === null);
 }
 
 /** Why an invited visitor cannot sit down here, or "" while a seat is free. */
 function fullText(msg) {
   if (msg.status === "over") return t("This game is over: nobody can join it any more.");
   if (msg.status === "closed") return t("This table is closed: nobody can join it.");
+  if (msg.rematch_of && msg.status === "open") {
+    return t("This is a rematch: its free seat is kept for the other player.");
+  }
   return t("This table is full: both seats are taken.");
 }
 

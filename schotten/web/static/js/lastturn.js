@@ -78,7 +78,7 @@ export function undoText(removed, seat, names) {
 }
 
 /** Whether the browser asks for reduced motion. */
-export function reducedMotion() {
+function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 

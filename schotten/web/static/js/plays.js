@@ -17,7 +17,7 @@ function setPending(on) {
 }
 
 /** Send an action now; false when the socket is not open. */
-export function sendAction(action) {
+function sendAction(action) {
   if (!send({ type: "action", action, version: game.msg.version })) return false;
   setPending(true);
   game.selected = null;
@@ -40,7 +40,7 @@ function propose(entry) {
 }
 
 /** Play `action` (a legal action's notation): at once, or shown first when it must be confirmed. */
-export function act(action) {
+function act(action) {
   if (game.pending || !game.msg || game.provisional) return;
   const entry = entryOf(legalNow(), action);
   if (!entry) {
@@ -52,7 +52,7 @@ export function act(action) {
 }
 
 /** Send the play waiting for its confirmation. */
-export function confirmPlay() {
+function confirmPlay() {
   const play = game.provisional;
   if (!play || play.sent || game.pending) return;
   if (!entryOf(legalNow(), play.action)) {
@@ -67,7 +67,7 @@ export function confirmPlay() {
 }
 
 /** Take back the play waiting for its confirmation (nothing was sent). */
-export function takeBack() {
+function takeBack() {
   const play = game.provisional;
   if (!play || play.sent) return;
   game.provisional = null;
@@ -109,7 +109,7 @@ function markSelected() {
 }
 
 /** Select (or unselect) a card of the hand: its stones light up. */
-export function selectCard(card) {
+function selectCard(card) {
   game.selected = game.selected === card ? null : card;
   markSelected();
   game.render("board");

@@ -29,7 +29,7 @@ export function formationName(shape) {
 }
 
 /** The troops of a formation in words: "Joker as blue 9". */
-export function troopTexts(shape) {
+function troopTexts(shape) {
   return (shape.troops || []).map((tr) => t("{troop} as {card}", {
     troop: TACTICS[tr.card] ? t(TACTICS[tr.card].name) : tr.card,
     card: cardName(tr.as),

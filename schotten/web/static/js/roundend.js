@@ -55,7 +55,7 @@ export function shownRound() {
 }
 
 /** Continue: the round shown is seen; `done` redraws the table. */
-export function continueFromRound(done) {
+function continueFromRound(done) {
   if (!review.showing) return;
   review.seen = review.showing.round;
   saveSeen(review.seen);

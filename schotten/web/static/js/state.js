@@ -44,7 +44,7 @@ export function names() {
   const players = game.msg ? game.msg.players : [null, null];
   return players.map((p, seat) => {
     if (p) return playerName(p);
-    const kept = game.keptFor ? game.keptFor[seat] : null;
+    const kept = game.keptFor && game.msg.status === "open" ? game.keptFor[seat] : null;
     return kept ? t("seat kept for {name}", { name: playerName(kept) }) : t("(free seat)");
   });
 }

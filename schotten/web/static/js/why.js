@@ -27,7 +27,12 @@ export function whyLink(rule) {
   });
 }
 
+/** A "why?" link per rule, each after a space. */
+export function whyLinks(rules) {
+  return rules.flatMap((rule) => [" ", whyLink(rule)]);
+}
+
 /** Nodes for `text` followed by a "why?" link per rule. */
 export function withWhy(text, rules) {
-  return [text, ...rules.flatMap((rule) => [" ", whyLink(rule)])];
+  return [text, ...whyLinks(rules)];
 }
