@@ -161,11 +161,21 @@ def table_of(info: GameInfo) -> Table:
 
 
 def replay_steps(state: GameState) -> list[dict[str, Any]]:
-    """Step 0 (the deal) and the position after every move of a finished game, everything shown."""
+    """Step 0 (the deal) and the position after every move of a finished game, everything shown:
+    each step's ``action`` (notation), its ``parts`` (``action_parts``; a ``place`` with the card
+    it puts down), its ``mover`` and the ``state`` after it."""
     step = GameState.new(state.settings, state.seed)
-    steps: list[dict[str, Any]] = [{"action": None, "mover": None, "state": reveal(step, finished=True)}]
+    steps: list[dict[str, Any]] = [
+        {"action": None, "parts": None, "mover": None, "state": reveal(step, finished=True)}
+    ]
+    held = None
     for action_id, mover in zip(state.history, state.movers, strict=True):
         step.apply_id(action_id)
+        parts = action_parts(action_id)
+        if parts["kind"] == "take":
+            held = parts["card"]
+        elif parts["kind"] == "place":
+            parts["card"] = held
         shown = reveal(step, finished=True)
-        steps.append({"action": str(ACTIONS[action_id]), "mover": mover, "state": shown})
+        steps.append({"action": str(ACTIONS[action_id]), "parts": parts, "mover": mover, "state": shown})
     return steps

@@ -140,9 +140,11 @@ class Tables(BaseModel):
 
 
 class Step(BaseModel):
-    """One step of a replay: the action (None for the deal), its mover and everything after it."""
+    """One step of a replay: the action (None for the deal) and its parts, its mover and
+    everything after it."""
 
     action: str | None
+    parts: dict[str, Any] | None
     mover: int | None
     state: dict[str, Any]
 

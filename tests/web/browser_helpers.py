@@ -20,6 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from types import TracebackType
@@ -187,24 +188,45 @@ def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def finished_friend_game(base: str, seed: int = 0) -> tuple[str, list[str]]:
     """Ann (seat 0) and Bob (seat 1) play a base game to its end over WebSockets, claims first,
     else a seeded random legal move: (game id, [Ann's seat link, Bob's seat link])."""
+    grant, links = open_friend_table(base)
+    play_friend_game(base, grant, seed, lambda state: state["status"] == "over")
+    return grant["id"], links
+
+
+def open_friend_table(base: str, variant: str = "base", rounds: int = 1) -> tuple[dict[str, Any], list[str]]:
+    """A friend table with Ann (seat 0) and Bob (seat 1) seated: (Ann's grant with both tokens
+    as ``tokens``, [Ann's seat link, Bob's seat link])."""
+    grant = post_json(f"{base}/api/tables", {"mode": "friend", "nickname": "Ann", "seat": 0,
+                                             "variant": variant, "rounds": rounds})
+    bob = post_json(f"{base}/api/tables/{grant['id']}/join", {"nickname": "Bob"})
+    grant["tokens"] = [grant["token"], bob["token"]]
+    return grant, [grant["url"], bob["url"]]
+
+
+def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callable[[dict[str, Any]], bool],
+                     pick: Callable[[list[str], random.Random], str] | None = None) -> dict[str, Any]:
+    """Both seats of ``grant``'s table (see ``open_friend_table``) play over WebSockets until
+    ``until(state)`` holds for Ann's state message (or the game ends): claims first, else
+    ``pick(legal, rng)`` (by default a seeded random legal move). Ann's last state message."""
     from websockets.sync.client import connect
 
-    grant = post_json(f"{base}/api/tables", {"mode": "friend", "nickname": "Ann", "seat": 0})
-    bob = post_json(f"{base}/api/tables/{grant['id']}/join", {"nickname": "Bob"})
-    tokens = [grant["token"], bob["token"]]
     rng = random.Random(seed)
     where = base.replace("http://", "ws://") + f"/ws/games/{grant['id']}?token="
-    with connect(where + tokens[0]) as ws0, connect(where + tokens[1]) as ws1:
+    with connect(where + grant["tokens"][0]) as ws0, connect(where + grant["tokens"][1]) as ws1:
         sockets = [ws0, ws1]
         states = [json.loads(ws.recv(timeout=10)) for ws in sockets]
-        while states[0]["status"] != "over":
+        while not until(states[0]) and states[0]["status"] != "over":
             mover = next(seat for seat in (0, 1) if states[seat]["view"]["legal"])
             legal = states[mover]["view"]["legal"]
             claims = [a for a in legal if a.startswith("claim")]
-            move = claims[0] if claims else rng.choice(legal)
+            move = claims[0] if claims else (pick or _random_move)(legal, rng)
             states[mover] = _send_move(sockets[mover], move)
             states[1 - mover] = json.loads(sockets[1 - mover].recv(timeout=10))
-    return grant["id"], [grant["url"], bob["url"]]
+    return dict(states[0])
+
+
+def _random_move(legal: list[str], rng: random.Random) -> str:
+    return rng.choice(legal)
 
 
 def _send_move(ws: Any, move: str) -> dict[str, Any]:

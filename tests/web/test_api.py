@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from schotten.cli import app as cli_app
-from schotten.engine import GameState, Settings
+from schotten.engine import GameState, Settings, parse_action
+from schotten.engine.actions import action_parts
 from schotten.engine.record import load_record
 from schotten.engine.view import reveal
 from schotten.web import create_app, i18n
@@ -202,11 +203,12 @@ def test_replay_of_a_finished_game(client: TestClient) -> None:
     assert len(steps) == len(duel.state.history) + 1
     state = GameState.new(Settings.of("base"), SEED)
     deal = json.loads(json.dumps(reveal(state, finished=True)))
-    assert steps[0] == {"action": None, "mover": None, "state": deal}
+    assert steps[0] == {"action": None, "parts": None, "mover": None, "state": deal}
     for step, move, mover in zip(steps[1:], duel.messages[None][-1]["view"]["history"],
                                  duel.state.movers, strict=True):
         state.apply(move)
         assert step["action"] == move and step["mover"] == mover
+        assert step["parts"] == action_parts(parse_action(move).id)
         assert step["state"]["hands"] == [[str(c) for c in h] for h in json.loads(json.dumps(
             reveal(state, finished=True)))["hands"]]
     assert steps[-1]["state"] == json.loads(json.dumps(reveal(duel.state)))

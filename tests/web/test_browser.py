@@ -1,14 +1,17 @@
-"""Browser tests of the web page (issue 4): Playwright's sync API driving Debian's Chromium.
+"""Browser tests of the web page (issues 4 and 11): Playwright's sync API driving Debian's Chromium.
 
 A real server runs in a subprocess (see ``browser_helpers.LiveServer``); the tests click
-through the lobby, play whole games against the AI (base and tactics) by picking among the
-moves the page lights up, start a friend game from two browser contexts with the invite link,
-meet again at one table when one player asks for a rematch and the other accepts it (or the
-asker withdraws it, or the other declines it; the closed table's replay page says no game was
-played there, and a table waiting for its second player's that its game has not begun),
-confirm and take back card plays whose draw is automatic (base game), switch the language and
-use a phone-sized screen. Screenshots go to $SCHOTTEN_SCREENSHOTS
-(default: a pytest temporary folder). The catalogue test needs no browser.
+through the lobby, play whole matches against the AI (base, and tactics over 3 rounds) by
+picking among the moves the page lights up, start a friend game from two browser contexts with
+the invite link, meet again at one table when one player asks for a rematch and the other
+accepts it (or the asker withdraws it, or the other declines it; the closed table's replay page
+says no game was played there, and a table waiting for its second player's that its game has
+not begun), confirm and take back card plays whose draw is automatic (base game), switch the
+language and use a phone-sized screen. Following the game (issue 11): the move log, the other
+player's last turn marked on the board, the board a round ended with kept until Continue, an
+undo announced, "your turn" signalled, the claim buttons with their proofs and why? links to
+the rules page, and the bugs a new user found. Screenshots go to $SCHOTTEN_SCREENSHOTS
+(default: a pytest temporary folder). The catalogue and rules-page tests need no browser.
 """
 
 from __future__ import annotations
@@ -27,19 +30,21 @@ import pytest
 from browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    STATIC,
     LiveServer,
     finished_friend_game,
+    open_friend_table,
     page_msgids,
     placeholders,
+    play_friend_game,
     post_json,
     read_catalogue,
 )
 
 from schotten.engine import GameState, Phase, Settings
 from schotten.engine.actions import DONE_ID
-from schotten.engine.cards import JOKER, SHIELD, SPY, card_str
-from schotten.engine.explain import claim_proof
-from schotten.engine.formations import side_strength
+from schotten.engine.cards import MODE_BLUFF, MODE_MUD, parse_card
+from schotten.engine.explain import board_formations, claim_proof
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
@@ -51,12 +56,11 @@ MY_DECISION_OR_OVER = """() => {
 VISIBLE_ACTIONS = """nodes => nodes.filter(n => n.offsetParent !== null && n.id !== 'undo')
   .map(n => n.dataset.action)"""
 CARDS = "nodes => nodes.map(n => n.dataset.card)"
-# Whether the page must ask to confirm a card play now: the preference is on and exactly one
-# deck has cards (the draw that follows the play is automatic and could not be taken back).
+# Whether the page must ask to confirm a card play now: the preference is on and the server
+# says the draw that follows a play now is automatic (R3.4: it could not be taken back).
 CONFIRM_EXPECTED = """() => {
-  const view = window.schotten.state.view;
-  return document.querySelector('#confirm-plays').checked && view.phase === 'PLAY'
-    && (view.clan_deck > 0) !== (view.tactic_deck > 0);
+  const state = window.schotten.state;
+  return document.querySelector('#confirm-plays').checked && state.view.phase === 'PLAY' && state.auto_draw;
 }"""
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
@@ -289,13 +293,15 @@ def decide(page: Any, rng: random.Random, drag: bool = False, tactics: bool = Fa
     playable = set(page.eval_on_selector_all("#hand .card.playable", CARDS))
     hidden = {a for a in allowed - set(shown) if a.split("@")[0] not in playable}
     assert not hidden, f"legal moves the page does not offer: {hidden}"
-    claims = [a for a in shown if a.startswith("claim")]
+    claims = sorted({a for a in shown if a.startswith("claim")})
     if claims:
         assert page.locator("#prompt .claims li").count() == len(claims), "each claim's proof is listed"
-        title = page.get_attribute(f'[data-action="{claims[0]}"]', "title")
-        assert title, "a claim button explains its proof"
+        for claim in claims:
+            item = page.locator(f'#prompt .claim-item:has([data-action="{claim}"])')
+            assert item.locator(".proof").inner_text().strip(), "each claim button comes with its proof"
+            assert item.locator(".why").count() >= 1, "and a why? link to its rule"
         action = claims[0]
-        page.click(f'[data-action="{action}"]')
+        page.click(f'#prompt [data-action="{action}"]')
     elif shown:
         action = "draw tactic" if tactics and "draw tactic" in shown else rng.choice(sorted(shown))
         page.click(f'[data-action="{action}"]')
@@ -305,14 +311,40 @@ def decide(page: Any, rng: random.Random, drag: bool = False, tactics: bool = Fa
     return action
 
 
+def continue_after_round(page: Any) -> bool:
+    """When the page shows the board a round ended with, check it and press Continue."""
+    if not page.locator("#continue").count():
+        return False
+    ended = page.evaluate("() => window.schotten.roundEnd")
+    assert ended is not None and page.locator("#board.round-end").count() == 1
+    outcome = page.inner_text("#prompt .round-outcome")
+    assert outcome.startswith(f"Round {ended['round'] + 1}: "), outcome
+    assert not page.locator("#hand .card.playable, .col.target").count(), "nothing is played on an old board"
+    page.click("#continue")
+    page.wait_for_selector("#board.round-end", state="detached")
+    return True
+
+
 def play(page: Any, rng: random.Random, decisions: int, drag_every: int = 0) -> int:
-    """Make up to ``decisions`` decisions; return how many were made (fewer if the game ended)."""
+    """Make up to ``decisions`` decisions (pressing Continue after each round); return how many
+    were made (fewer if the game ended)."""
     for made in range(decisions):
         page.wait_for_function(MY_DECISION_OR_OVER)
         if page.get_attribute("#status", "data-status") == "over":
             return made
+        continue_after_round(page)
         decide(page, rng, drag=bool(drag_every) and made % drag_every == 1)
     return decisions
+
+
+COLOUR_NAMES = dict(zip("gbrypk", ("green", "blue", "red", "yellow", "purple", "pink"), strict=True))
+TACTIC_NAMES = {"JO": "Joker", "SP": "Spy", "SH": "Shield-bearer", "BB": "Blind-man's Bluff",
+                "MF": "Mud Fight", "ST": "Strategist", "BA": "Banshee", "TR": "Traitor", "RE": "Recruiter"}
+
+
+def card_name(card: str) -> str:
+    """A card's English name as the page writes it ("blue 7", "Joker")."""
+    return TACTIC_NAMES.get(card) or f"{COLOUR_NAMES[card[1]]} {card[0]}"
 
 
 def hand_of(page: Any) -> list[str]:
@@ -389,8 +421,8 @@ def play_against_ai(pages: Browser, server: LiveServer, shots: Path, variant: st
     rng = random.Random(seed)
     made = play(page, rng, 12, drag_every=5)
     page.screenshot(path=str(shots / f"{variant}-middle.png"), full_page=True)
-    made += play(page, rng, 300)
-    assert made < 312, "the game did not end"
+    made += play(page, rng, 500)
+    assert made < 512, "the game did not end"
     page.wait_for_selector("#result:not([hidden])")
     summary = page.locator("#result").inner_text()
     assert "wins the match" in summary or "win the match" in summary or "drawn" in summary
@@ -415,8 +447,11 @@ def test_a_whole_base_game_against_the_ai(pages: Browser, server: LiveServer, sh
     assert page.locator("#result").is_hidden()
 
 
-def test_a_whole_tactics_game_against_the_ai(pages: Browser, server: LiveServer, shots: Path) -> None:
-    page = play_against_ai(pages, server, shots, "tactics", seed=2, confirm=False)
+def test_a_whole_tactics_match_of_three_rounds_against_the_ai(
+        pages: Browser, server: LiveServer, shots: Path) -> None:
+    """A tactics match of 3 rounds against the AI, played by clicking to its end: each round's
+    end board is shown until Continue is pressed."""
+    page = play_against_ai(pages, server, shots, "tactics", seed=2, rounds=3, confirm=False)
     assert page.locator("[data-deck='tactic']").count() == 1
     check_replay(page, shots, "tactics")
 
@@ -459,6 +494,10 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
     mover.wait_for_function(MY_DECISION_OR_OVER)
     assert sorted(hand_of(mover)) == hand_before
     other.wait_for_selector(seen, state="detached")
+    name = mover.evaluate("() => window.schotten.state.players[window.schotten.state.seat]")
+    other.wait_for_selector("#message:not([hidden])")
+    assert other.inner_text("#message") == f"{name} took back {card_name(card)}: it went back to their hand."
+    assert mover.locator("#message").is_hidden() or "took back" not in mover.inner_text("#message")
 
     rng = random.Random(4)
     phases: set[str] = set()
@@ -486,10 +525,12 @@ def test_a_friend_game_from_two_browsers(pages: Browser, server: LiveServer, sho
 
     late = pages.page()
     late.goto(invite)
-    late.fill("#join-nickname", "Cid")
-    late.click("#join-button")
-    late.wait_for_selector("#message:not([hidden])")
-    assert "no free seat" in late.inner_text("#message")
+    late.wait_for_selector("#table-full:not([hidden])")
+    assert late.inner_text("#table-full-text") == "This table is full: both seats are taken."
+    assert late.locator("#join").is_hidden(), "no Join form at a full table"
+    late.click("#watch-full")
+    late.wait_for_selector("#table-full", state="hidden")
+    assert late.locator("[data-action]").count() == 0 and late.locator(".panel .backs").count() == 2
 
 
 # ---------------------------------------------------------------------- a rematch
@@ -523,6 +564,8 @@ def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shot
     rematch_id = ann.url.split("/game/")[1].split("?")[0]
     assert "accept the rematch" in ann.inner_text("#status")
     assert ann.locator("#invite").is_hidden(), "the kept seat has no invite link"
+    assert ann.inner_text("#panel-top .pname") == "seat kept for Bob", "not a free seat: Bob's"
+    assert "(free seat)" not in ann.inner_text("body")
 
     bob.wait_for_selector("#accept-rematch")
     assert bob.inner_text("#rematch .rematch-offer") == "Ann wants a rematch."
@@ -720,8 +763,8 @@ def test_the_replay_page_of_a_table_waiting_for_its_second_player(
         assert reader.inner_text("#replay-not-begun") == read_catalogue(lang)[NOT_BEGUN_REPLAY]
     post_json(f"{server.url}/api/tables/{grant['id']}/join", {"nickname": "Bob"})
     page.goto(f"{server.url}/replay/{grant['id']}")
-    page.wait_for_selector("#message:not([hidden])")
-    assert page.inner_text("#message") == "This game is not over yet: its replay opens once it ends."
+    assert_nothing_to_replay(page, "#replay-playing",
+                             "This game is still being played: its replay opens when it is over.")
     assert page.locator("#replay-not-begun").count() == 0
 
 
@@ -874,7 +917,7 @@ LONG_LABEL_STONES = [
 ]
 
 
-RENDER_TEST_BOARD = """async ([stones, withClaims]) => {
+RENDER_TEST_BOARD = """async ([data, withClaims]) => {
   const board = await import('/static/js/board.js');
   const live = document.querySelector('#board');
   let node = document.querySelector('#test-board');
@@ -886,34 +929,66 @@ RENDER_TEST_BOARD = """async ([stones, withClaims]) => {
   }
   live.hidden = true;
   const claim = (_, i) => [i + 1, { action: `claim ${i + 1}`, why: 'proof' }];
-  const claims = withClaims ? new Map(stones.map(claim)) : null;
-  board.renderBoard(node, { stones }, { bottom: 0, names: ['Pia', 'AI'], over: !withClaims, claims });
+  const claims = withClaims ? new Map(data.stones.map(claim)) : null;
+  board.renderBoard(node, data, { bottom: 0, names: ['Pia', 'AI'], over: !withClaims, claims });
   node.scrollIntoView();
 }"""
 
 
-def render_test_board(page: Any, stones: list[dict[str, Any]], claims: bool) -> None:
-    """Draw ``stones`` with the page's own renderBoard in a board of their own, in place of the
-    table's (hidden: a state message redraws only the table's board), in the page's language;
-    every stone claimable (``claims``) or the game over (labels on every complete side)."""
-    page.evaluate(RENDER_TEST_BOARD, [stones, claims])
+def board_data(owners: bool) -> dict[str, Any]:
+    """LONG_LABEL_STONES as the server sends a board: the stones and each side's formation,
+    computed by the engine (``owners``: with their owners, else none claimed)."""
+    bits = {"BB": MODE_BLUFF, "MF": MODE_MUD}
+    stones = [{"cards": cards, "owner": owner if owners else -1, "modes": modes}
+              for cards, owner, modes in LONG_LABEL_STONES]
+    sides = [[[parse_card(c) for c in side] for side in cards] for cards, _, _ in LONG_LABEL_STONES]
+    modes = [sum(bits[m] for m in modes) for _, _, modes in LONG_LABEL_STONES]
+    return {"stones": stones, "formations": board_formations(sides, modes)}
+
+
+def render_test_board(page: Any, data: dict[str, Any], claims: bool) -> None:
+    """Draw ``data`` (stones and formations) with the page's own renderBoard in a board of their
+    own, in place of the table's (hidden: a state message redraws only the table's board), in the
+    page's language; every stone claimable (``claims``) or the game over (labels on every
+    complete side)."""
+    page.evaluate(RENDER_TEST_BOARD, [data, claims])
+
+
+LABEL_LINES = """() => [...document.querySelectorAll('#test-board .formation .fname')].map(svg => {
+  const box = svg.getBoundingClientRect();
+  const col = svg.closest('.col').getBoundingClientRect();
+  const lines = [...svg.querySelectorAll('text')];
+  return {
+    label: svg.getAttribute('aria-label'),
+    lines: lines.map(line => line.textContent),
+    inside: box.left >= col.left - 0.5 && box.right <= col.right + 0.5,
+    fits: lines.every(line => {
+      const b = line.getBoundingClientRect();
+      return b.left >= box.left - 0.5 && b.right <= box.right + 0.5;
+    }),
+  };
+})"""
 
 
 def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: LiveServer) -> None:
-    """The labels of resolved stones wrap inside their column: the board stays as wide as a phone."""
+    """The labels of resolved stones (the formations the server sends) stay inside their column,
+    are never cut, and break only between words ("Colou / r 18" was a bug): the board stays as
+    wide as a phone."""
     page = pages.page(viewport={"width": 390, "height": 844})
     create_table(page, server.url, "Pia", "tactics")
     page.wait_for_function(MY_DECISION_OR_OVER)
-    stones = [{"cards": cards, "owner": owner, "modes": modes} for cards, owner, modes in LONG_LABEL_STONES]
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        render_test_board(page, stones, claims=False)
+        render_test_board(page, board_data(owners=True), claims=False)
         assert page.locator("#test-board .formation").count() == 16, "every complete side has its label"
         no_sideways_scroll(page)
         for stone in range(1, 10):
             box = page.locator(f'#test-board .col[data-stone="{stone}"]').bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, stone)
+        for label in page.evaluate(LABEL_LINES):
+            assert label["inside"] and label["fits"], (lang, label)
+            assert " ".join(label["lines"]).replace("- ", "-") == label["label"], (lang, label)
 
 
 CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#test-board .claim')].map(button => {
@@ -926,22 +1001,22 @@ CLAIM_BUTTON_BOXES = """() => [...document.querySelectorAll('#test-board .claim'
 
 
 def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
-        pages: Browser, server: LiveServer) -> None:
+        pages: Browser, server: LiveServer, shots: Path) -> None:
     """With every stone claimable, each Claim button ("Reivindicar", "Reclamar") stays inside its
     column, and a tap on its middle reaches it (no neighbour's button lies over it)."""
     page = pages.page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     create_table(page, server.url, "Pia", "tactics")
     page.wait_for_function(MY_DECISION_OR_OVER)
-    stones = [{"cards": cards, "owner": -1, "modes": modes} for cards, _, modes in LONG_LABEL_STONES]
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-        render_test_board(page, stones, claims=True)
+        render_test_board(page, board_data(owners=False), claims=True)
         buttons = page.evaluate(CLAIM_BUTTON_BOXES)
         assert len(buttons) == 9
         for button in buttons:
             assert button["inside"] and button["tappable"], (lang, button)
         no_sideways_scroll(page)
+        page.locator("#test-board").screenshot(path=str(shots / f"phone-claims-{lang}.png"))
 
 
 def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: LiveServer) -> None:
@@ -964,39 +1039,12 @@ def test_the_page_reconnects_after_a_server_restart(pages: Browser, server: Live
     decide(page, rng)
 
 
-def random_side(rng: random.Random) -> tuple[list[int], int, bool]:
-    """A complete side: clan cards and up to three elite troops (one Joker at most)."""
-    size = rng.choice((3, 3, 4))
-    troops = [t for t in (JOKER, SPY, SHIELD) if rng.random() < 0.3][:size]
-    clan = rng.sample(range(54), size - len(troops))
-    return clan + troops, size, rng.random() < 0.2
-
-
-def test_troop_values_shown_match_the_engine(pages: Browser, server: LiveServer) -> None:
-    rng = random.Random(7)
-    sides = [random_side(rng) for _ in range(300)]
-    expected = [side_strength(tuple(cards), size, bluff) for cards, size, bluff in sides]
-    page = pages.page()
-    page.goto(f"{server.url}/rules")
-    shown = page.evaluate(
-        """async (sides) => {
-          const cards = await import('/static/js/cards.js');
-          return sides.map(([texts, size, bluff]) => {
-            const found = cards.bestFormation(texts, size, bluff);
-            return found.rank * 64 + found.total;
-          });
-        }""",
-        [[[card_str(c) for c in cards], size, bluff] for cards, size, bluff in sides],
-    )
-    assert shown == expected
-
-
 # ---------------------------------------------------------------------- claim explanations, translated
 
 ENGLISH_WORDS = re.compile(
     r"\b(your|their|beats?|ties|completed|first|cannot|beaten|best|side|wins|unseen|still|stone|colour|run|"
     r"sum|three|four|kind|blue|green|red|yellow|purple|pink|joker|spy)\b", re.IGNORECASE)
-RULE_AT_END = re.compile(r"\((R5\.1|R5\.2|R4\.6)\)\.$")
+RULE_ID = re.compile(r"\((R\d+\.\d+)\)")
 
 
 def sample_claim_proofs() -> dict[str, dict[str, Any]]:
@@ -1022,23 +1070,33 @@ def sample_claim_proofs() -> dict[str, dict[str, Any]]:
     raise AssertionError(f"random games gave only {sorted(found)}")
 
 
+def rule_of(sentence: str) -> str:
+    """The rule id a sentence of the engine ends with ("... (R5.2)")."""
+    found = RULE_ID.findall(sentence)
+    assert found, sentence
+    return str(found[-1])
+
+
 def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, shots: Path) -> None:
-    """Claim proofs of every kind read in Portuguese, rule id last; in a game, the claims list
-    and the Claim buttons' tooltips too (the server still sends the English sentence)."""
+    """Claim proofs of every kind read in Portuguese with no rule id in the sentence (the rule
+    is apart, for the why? link); in a game, each provable stone gets a "Claim stone N" button
+    in the prompt with its proof in words and a why? link to its rule (R5.1, R5.2, R4.6), the
+    stone's own Claim button its proof as tooltip, while the server still sends the English
+    sentence."""
     proofs = sample_claim_proofs()
     page = pages.page(locale="pt-PT")
     page.goto(f"{server.url}/rules")
     page.wait_for_function("() => document.documentElement.lang === 'pt'")
     texts = page.evaluate(
         """async (proofs) => {
-          const cards = await import('/static/js/cards.js');
-          return Object.fromEntries(Object.entries(proofs).map(([k, p]) => [k, cards.claimText(p)]));
+          const words = await import('/static/js/proofs.js');
+          return Object.fromEntries(Object.entries(proofs).map(([k, p]) => [k, words.claimText(p)]));
         }""", proofs)
-    for kind, text in texts.items():
-        rule = proofs[kind]["text"][-6:]
-        assert text.startswith("A sua formação ") and text.endswith(f"{rule}."), (kind, text)
-        assert not ENGLISH_WORDS.search(text), (kind, text)
-    assert "como" in texts["troops"] and "Total" in texts["bluff"]
+    for kind, said in texts.items():
+        assert said["text"].startswith("A sua formação ") and said["text"].endswith("."), (kind, said)
+        assert "(R" not in said["text"] and not ENGLISH_WORDS.search(said["text"]), (kind, said)
+        assert said["rules"] == [rule_of(proofs[kind]["text"])], (kind, said)
+    assert "como" in texts["troops"]["text"] and "Total" in texts["bluff"]["text"]
 
     _, _, mover, other = start_friend_game(pages, server, "base")
     for player in (mover, other):
@@ -1049,7 +1107,7 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
     for _ in range(60):
         mover.wait_for_function(MY_DECISION_OR_OVER)
         while not claims and mover.get_attribute("#status", "data-mine") == "1":
-            claims = [a for a in visible_actions(mover) if a.startswith("claim")]
+            claims = sorted({a for a in visible_actions(mover) if a.startswith("claim")})
             if not claims:
                 decide(mover, rng)
         if claims:
@@ -1058,13 +1116,388 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
     assert claims, "no claim came up"
     page = mover
     page.screenshot(path=str(shots / "claim-pt.png"), full_page=True)
+    pt = read_catalogue("pt")
     sent = page.evaluate("() => window.schotten.state.claims")
-    listed = page.locator("#prompt .claims li").all_inner_texts()
-    assert len(listed) == len(claims) == len(sent)
-    for action, line in zip(claims, listed, strict=True):
+    assert page.locator("#prompt .claim-item").count() == len(claims) == len(sent)
+    assert page.inner_text("#prompt [data-action='done']") == pt["Don't claim"]
+    for action in claims:
         stone = action.split()[1]
-        why = page.get_attribute(f'[data-action="{action}"]', "title") or ""
-        assert line == f"Pedra {stone}: {why}" and RULE_AT_END.search(why), line
-        assert not ENGLISH_WORDS.search(why), why
+        item = page.locator(f'#prompt .claim-item:has([data-action="{action}"])')
+        assert item.locator("button").inner_text() == pt["Claim stone {n}"].replace("{n}", stone)
+        proof = item.locator(".proof").inner_text()
+        why = item.locator(".why")
+        assert why.inner_text() == pt["why?"] and proof.endswith(f". {pt['why?']}"), proof
+        assert why.get_attribute("href") == f"/rules#{rule_of(sent[stone]['text'])}"
+        words = proof[: -len(pt["why?"])].strip()
+        assert "(R" not in words and not ENGLISH_WORDS.search(words), words
+        assert page.get_attribute(f'#board [data-action="{action}"]', "title") == words
         assert sent[stone]["kind"] in ("beats", "ties_first", "unbeatable", "incompletable")
-        assert sent[stone]["text"].endswith(why[-7:-1]), "the English sentence is still sent"
+
+
+# ---------------------------------------------------------------------- following the game (issue 11)
+
+REASONS = ("three adjacent stones", "five stones", "more stones when play ran out",
+           "equal stones when play ran out")
+BOARD_CARDS = "#board .side > .card"
+
+
+def round_text(outcome: dict[str, Any], index: int, names: list[str]) -> str:
+    """How the page words a finished round (its result and why)."""
+    points = f"{outcome['points'][0]}\u2013{outcome['points'][1]}"
+    if outcome["winner"] is None:
+        return f"Round {index + 1}: a draw ({outcome['reason']}), {points}"
+    return f"Round {index + 1}: {names[outcome['winner']]} won ({outcome['reason']}), {points}"
+
+
+def round_ended(rounds: int) -> Any:
+    """A stop condition for ``play_friend_game``: ``rounds`` rounds have ended."""
+    return lambda state: len(state["view"]["round_outcomes"]) >= rounds
+
+
+def test_the_end_of_a_round_stays_until_continue(pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Ann's page is open while round 1 of a 2-round match is played to its end (R6.1): the
+    server deals round 2 at once, but the page keeps the board round 1 ended with (its cards,
+    owners and formations; the claim that ended it marked), with the result and why, until
+    Continue. Round 2's empty board then marks nothing of round 1 (a bug: it ringed the stone of
+    round 1's last claim and said "Last move: ... claimed stone 8"), nor after a reload."""
+    grant, links = open_friend_table(server.url, rounds=2)
+    ann = pages.page()
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector('#status[data-status="playing"]')
+    final = play_friend_game(server.url, grant, seed=11, until=round_ended(1))
+    assert final["view"]["round"] == 1 and final["log"][-1]["round"] == 0, "round 2 has not begun yet"
+    ann.wait_for_selector("#continue")
+    ended = final["round_end"]
+    assert ann.evaluate("() => window.schotten.roundEnd.round") == 0
+    assert ann.evaluate("() => window.schotten.state.version") == final["version"]
+    on_board = sorted(ann.eval_on_selector_all(BOARD_CARDS, CARDS))
+    assert on_board == sorted(c for stone in ended["stones"] for side in stone["cards"] for c in side)
+    owned = sum(stone["owner"] >= 0 for stone in ended["stones"])
+    assert ann.locator("#board .stone.claimed").count() == owned >= 3
+    labels = sum(shape is not None for stones in ended["formations"] for shape in stones)
+    assert ann.locator("#board .formation").count() == labels
+    last = final["log"][-1]
+    assert last["kind"] == "claim"
+    assert ann.locator(f'#board .col[data-stone="{last["stone"] + 1}"] .stone.last').count() == 1
+    outcome = final["view"]["round_outcomes"][0]
+    assert ann.inner_text("#prompt .round-outcome") == round_text(outcome, 0, ["Ann", "Bob"])
+    assert outcome["reason"] in REASONS
+    assert "Round 2 of 2" in ann.inner_text("#score"), "the live table is in round 2"
+    assert ann.locator("#hand .card.playable, .col.target").count() == 0
+    ann.screenshot(path=str(shots / "round-end.png"), full_page=True)
+
+    ann.click("#continue")
+    ann.wait_for_selector("#board.round-end", state="detached")
+    assert ann.locator(BOARD_CARDS).count() == 0, "round 2's board is empty"
+    assert ann.locator("#board .last").count() == 0, "nothing of round 1 is marked on round 2's board"
+    assert ann.inner_text("#last-turn") == ""
+    ann.reload()
+    ann.wait_for_selector("#status[data-version]")
+    assert ann.locator("#continue").count() == 0, "a round seen is not shown again"
+    assert ann.locator("#board .last").count() == 0 and ann.inner_text("#last-turn") == ""
+
+
+LOG_ITEMS = """() => [...document.querySelectorAll('#log-list li')].map(n => ({
+  kind: n.classList.contains('move') ? 'move' : n.className, text: n.textContent,
+  index: n.dataset.index === undefined ? null : Number(n.dataset.index), round: Number(n.dataset.round),
+}))"""
+
+
+def move_words(move: dict[str, Any], names: list[str]) -> str:
+    """The log's words for a card play, a claim or a draw (the moves a base game has most)."""
+    who = names[move["mover"]]
+    if move["kind"] == "play":
+        return f"{who} played {card_name(move['card'])} on stone {move['stone'] + 1}"
+    if move["kind"] == "claim":
+        return f"{who} claimed stone {move['stone'] + 1}"
+    return {"pass": f"{who} passed", "done": f"{who} ended the claims"}[move["kind"]]
+
+
+def test_the_move_log_tells_every_move_newest_first(pages: Browser, server: LiveServer) -> None:
+    """The log beside the board holds every move of the match (more than 60: it is not cut),
+    newest first, in words, under a heading per round with the finished round's result (R9.2
+    points) at its top; it comes from the server, so a reload shows the same log."""
+    grant, links = open_friend_table(server.url, rounds=2)
+    final = play_friend_game(server.url, grant, seed=12,
+                             until=lambda state: round_ended(1)(state) and len(state["log"]) > 70)
+    log = final["log"]
+    assert len(log) > 70 and final["status"] == "playing"
+    ann = pages.page()
+    ann.goto(f"{server.url}{links[0]}")
+    ann.wait_for_selector("#status[data-version]")
+    items = ann.evaluate(LOG_ITEMS)
+    moves = [item for item in items if item["kind"] == "move"]
+    assert [m["index"] for m in moves] == list(range(len(log) - 1, -1, -1)), "every move, newest first"
+    assert [m["text"] for m in moves] == [move_words(move, ["Ann", "Bob"]) for move in reversed(log)]
+    assert ann.inner_text("#log-count") == str(len(log))
+    heads = [i for i, item in enumerate(items) if item["kind"] == "round-head"]
+    assert [items[i]["text"] for i in heads] == ["Round 2", "Round 1"] and heads[0] == 0
+    first_round = [m for m in moves if m["round"] == 1]
+    assert items[heads[1] + 1] == {"kind": "round-result", "round": 1, "index": None,
+                                  "text": round_text(final["view"]["round_outcomes"][0], 0, ["Ann", "Bob"])}
+    assert items[heads[1] + 2:] == first_round, "round 1's moves under its heading and result"
+    assert ann.locator("#log").is_visible()
+    box, board = ann.locator("#log").bounding_box(), ann.locator("#board").bounding_box()
+    assert box is not None and board is not None
+    assert box["x"] >= board["x"] + board["width"], "the log is beside the board"
+    ann.reload()
+    ann.wait_for_selector("#status[data-version]")
+    assert ann.evaluate(LOG_ITEMS) == items, "the log survives a reload"
+
+
+def their_turn(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The other seat's moves since this seat's last move in the round (this seat's own moves
+    of the turn it is making skipped)."""
+    seat, moves = state["seat"], [m for m in state["log"] if m["round"] == state["view"]["round"]]
+    while moves and moves[-1]["mover"] == seat:
+        moves.pop()
+    turn: list[dict[str, Any]] = []
+    while moves and moves[-1]["mover"] != seat:
+        turn.insert(0, moves.pop())
+    return turn
+
+
+def check_turn_marks(page: Any) -> list[dict[str, Any]]:
+    """On this seat's decision: the board frames exactly the cards the other player put down in
+    their last turn (and the stone they claimed), and a line names their moves; the turn."""
+    state = page.evaluate("() => window.schotten.state")
+    turn = their_turn(state)
+    placed = [m for m in turn if m["kind"] in ("play", "place")]
+    for move in placed:
+        where = f'#board .col[data-stone="{move["stone"] + 1}"] .card.last[data-card="{move["card"]}"]'
+        assert page.locator(where).count() == 1, move
+    claimed = [m["stone"] + 1 for m in turn if m["kind"] == "claim"]
+    assert sorted(int(n) for n in page.eval_on_selector_all(
+        "#board .col:has(.stone.last)", "ns => ns.map(n => n.dataset.stone)")) == sorted(claimed)
+    assert page.locator("#board .card.last").count() == len(placed)
+    line = page.inner_text("#last-turn")
+    assert line.startswith("AI (easy)'s last turn: ") if turn else line == ""
+    for move in placed:
+        assert f"{card_name(move['card'])} on stone {move['stone'] + 1}" in line
+    draws = sum(m["kind"] == "draw" for m in turn)
+    assert (f"Cards drawn: {draws}" in line) == bool(draws)
+    return turn
+
+
+def test_the_opponent_s_last_turn_is_marked_on_the_board(pages: Browser, server: LiveServer) -> None:
+    """Against the AI (tactics, so its draws are choices in the log): at each of Ann's decisions
+    the AI's last turn is framed on the board and told in a line (its draws counted), while Ann
+    makes her own turn too; the cards arrive with a short animation, none when the browser asks
+    for reduced motion."""
+    for motion, seed in (("no-preference", 21), ("reduce", 22)):
+        page = pages.page(reduced_motion=motion)
+        create_table(page, server.url, "Ann", "tactics")
+        rng = random.Random(seed)
+        turns = set()
+        for _ in range(12):
+            page.wait_for_function(MY_DECISION_OR_OVER)
+            turns.update(move["index"] for move in check_turn_marks(page)[:1])
+            decide(page, rng)
+        assert len(turns) >= 4, "the AI's turns were seen"
+        animated = page.evaluate("() => window.schotten.animated")
+        expected = animated >= len(turns) - 1 if motion == "no-preference" else animated == 0
+        assert expected, (motion, animated)
+
+
+NOTIFICATION_STUB = """(() => {
+  window.asked = 0;
+  window.notices = [];
+  class FakeNotification {
+    constructor(title, options) { window.notices.push(options.body); }
+  }
+  FakeNotification.permission = 'default';
+  FakeNotification.requestPermission = async () => {
+    window.asked += 1;
+    FakeNotification.permission = 'granted';
+    return 'granted';
+  };
+  window.Notification = FakeNotification;
+  Object.defineProperty(document, 'hidden', { get: () => window.tabHidden === true, configurable: true });
+})()"""
+
+
+def test_your_turn_is_signalled(pages: Browser, server: LiveServer) -> None:
+    """The tab's title says "Your turn" exactly when the decision is the seat's; the sound (off
+    by default) is turned on by its switch and remembered; notifications are never asked for on
+    load, only on a click of their switch, and come when the turn arrives in a hidden tab."""
+    _, links = open_friend_table(server.url)
+    players = []
+    for link in links:
+        page = pages.page()
+        page.add_init_script(NOTIFICATION_STUB)
+        page.goto(f"{server.url}{link}")
+        page.wait_for_selector('#status[data-status="playing"]')
+        players.append(page)
+    mover, other = players if players[0].get_attribute("#status", "data-mine") == "1" else players[::-1]
+    assert mover.title() == "Your turn · Schotten Totten" and other.title() == "Schotten Totten"
+    assert other.evaluate("() => window.asked") == 0, "no permission is asked on load"
+    assert other.get_attribute("#sound", "aria-pressed") == "false", "the sound is off by default"
+    other.click("#sound")
+    other.click("#notify")
+    assert other.evaluate("() => window.asked") == 1
+    assert other.get_attribute("#notify", "aria-pressed") == "true"
+    beeps = other.evaluate("() => window.schotten.signals.beeps")
+    other.evaluate("() => { window.tabHidden = true; }")
+    rng = random.Random(5)
+    while mover.get_attribute("#status", "data-mine") == "1":
+        decide(mover, rng)
+    other.wait_for_function(MY_DECISION_OR_OVER)
+    assert other.title() == "Your turn · Schotten Totten" and mover.title() == "Schotten Totten"
+    assert other.evaluate("() => window.notices") == ["Your turn"]
+    assert other.evaluate("() => window.schotten.signals.beeps") == beeps + 1
+    other.reload()
+    other.wait_for_selector("#status[data-version]")
+    assert other.get_attribute("#sound", "aria-pressed") == "true", "the sound switch is remembered"
+    assert other.evaluate("() => window.asked") == 0
+
+
+# ---------------------------------------------------------------------- claiming and the rules page
+
+def test_every_rule_the_engine_cites_has_its_anchor_on_the_rules_page() -> None:
+    """The why? links open /rules#R5.2: every rule id in the engine's sentences (claim proofs,
+    refusals) has an element of that id on the rules page, and each rule item is its own anchor."""
+    engine = Path(__file__).resolve().parents[2] / "schotten" / "engine"
+    texts = [path.read_text(encoding="utf-8") for path in engine.glob("*.py")]
+    cited = {rule for text in texts for rule in RULE_ID.findall(text)}
+    page = (STATIC / "rules.html").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<li id="(R\d+\.\d+)"><a class="rule-id" href="#\1">\1</a>', page))
+    assert {"R3.2", "R4.6", "R5.1", "R5.2", "R7.2", "R8.1"} <= cited
+    assert cited <= anchors, f"rules without an anchor: {sorted(cited - anchors)}"
+    counts = {1: 3, 2: 4, 3: 5, 4: 7, 5: 4, 6: 2, 7: 12, 8: 1, 9: 3, 10: 4}  # the rules, R1.1 to R10.4
+    assert anchors == {f"R{group}.{n}" for group, last in counts.items() for n in range(1, last + 1)}
+    assert len(re.findall(r'<li id="R', page)) == len(anchors)
+
+
+def test_a_why_link_opens_the_rules_page_at_its_rule(pages: Browser, server: LiveServer) -> None:
+    """A refusal's rule id (the server's reason "... (R3.1)") is not shown in the sentence but
+    as a why? link, which opens the rules page scrolled to that rule, highlighted."""
+    sockets: list[Any] = []
+
+    def keep(route: Any) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page = pages.page()
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), keep)
+    create_table(page, server.url, "Ann", "base")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    reason = "your side of stone 3 is full (3 cards) (R3.1)"
+    sockets[-1].send(json.dumps({"type": "error", "code": "illegal_action", "message": reason}))
+    page.wait_for_selector("#message:not([hidden]) .why")
+    said = page.inner_text("#message")
+    assert said == "That move is not allowed: your side of stone 3 is full (3 cards) why?"
+    with page.expect_popup() as opened:
+        page.click("#message .why")
+    rules = opened.value
+    rules.wait_for_selector("[data-tactic='JO']")
+    assert rules.url.endswith("/rules#R3.1")
+    target = rules.evaluate("""() => {
+      const node = document.querySelector(':target');
+      const box = node.getBoundingClientRect();
+      return { id: node.id, seen: box.top >= 0 && box.top < window.innerHeight };
+    }""")
+    assert target == {"id": "R3.1", "seen": True}
+
+
+# ---------------------------------------------------------------------- bugs a new user found (issue 11)
+
+FACE_BOXES = """() => [...document.querySelectorAll('#test-faces .card')].map(card => {
+  const box = card.getBoundingClientRect();
+  const name = card.querySelector('.tname');
+  const lines = [...name.querySelectorAll('text')];
+  return {
+    card: card.dataset.card, label: card.querySelector('.corner.top .val').textContent,
+    name: name.getAttribute('aria-label'), lines: lines.map(line => line.textContent),
+    inside: lines.every(line => {
+      const b = line.getBoundingClientRect();
+      return b.left >= box.left - 0.5 && b.right <= box.right + 0.5
+        && b.top >= box.top && b.bottom <= box.bottom;
+    }),
+  };
+})"""
+SHOW_FACES = """async () => {
+  const cards = await import('/static/js/cards.js');
+  let node = document.querySelector('#test-faces');
+  if (!node) {
+    node = document.createElement('div');
+    node.id = 'test-faces';
+    document.querySelector('#board').after(node);
+  }
+  const codes = Object.keys(cards.TACTICS);
+  node.replaceChildren(
+    Object.assign(document.createElement('div'), { className: 'hand' }),
+    Object.assign(document.createElement('div'), { className: 'side bottom spread' }));
+  for (const box of node.children) box.append(...codes.map(code => cards.cardFace(code)));
+}"""
+
+
+def test_card_names_and_codes_fit_their_faces_in_every_language(pages: Browser, server: LiveServer) -> None:
+    """Every tactic card's name stays whole on its face, in the hand and on the board, on a phone
+    and a desktop, in every language ("Strategis", "Recruite" were cut); the code in its corner
+    is the language's own ("MF" is "LL" in Portuguese)."""
+    page = pages.page(viewport={"width": 390, "height": 844})
+    create_table(page, server.url, "Pia", "tactics")
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    for lang in ("en", "pt", "ca"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        catalogue = read_catalogue(lang)
+        for viewport in ({"width": 390, "height": 844}, DESKTOP):
+            page.set_viewport_size(viewport)
+            page.evaluate(SHOW_FACES)
+            faces = page.evaluate(FACE_BOXES)
+            assert len(faces) == 18, "the 9 tactic cards, in a hand and on a stone"
+            for face in faces:
+                code = face["card"]
+                assert face["inside"], (lang, viewport, face)
+                assert " ".join(face["lines"]).replace("- ", "-") == face["name"], (lang, face)
+                assert face["name"] == (catalogue[TACTIC_NAMES[code]] or TACTIC_NAMES[code])
+                assert face["label"] == (catalogue[code] or code), (lang, face)
+    assert read_catalogue("pt")["MF"] == "LL" and read_catalogue("ca")["JO"] == "CO"
+
+
+def test_the_invite_link_of_a_finished_table_offers_to_watch(pages: Browser, server: LiveServer) -> None:
+    """The invite link (?join=1) of a finished game shows no Join form: it says the game is over
+    and offers to watch; at a rematch table the free seat is kept, and the link says so."""
+    game_id, links = finished_friend_game(server.url, seed=13)
+    page = pages.page()
+    page.goto(f"{server.url}/game/{game_id}?join=1")
+    page.wait_for_selector("#table-full:not([hidden])")
+    assert page.inner_text("#table-full-text") == "This game is over: nobody can join it any more."
+    assert page.locator("#join").is_hidden()
+    page.click("#watch-full")
+    page.wait_for_selector("#table-full", state="hidden")
+    assert page.locator("#result").is_visible()
+    offer = post_json(f"{server.url}/api/games/{game_id}/rematch", {"token": links[0].split("token=")[1]})
+    stranger = pages.page()
+    stranger.goto(f"{server.url}/game/{offer['id']}?join=1")
+    stranger.wait_for_selector("#table-full:not([hidden])")
+    kept = "This is a rematch: its free seat is kept for the other player."
+    assert stranger.inner_text("#table-full-text") == kept
+    assert stranger.locator("#join").is_hidden()
+
+
+IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].every(node => {
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+})"""
+
+
+def test_the_hand_and_the_prompt_stay_in_view_on_a_phone(
+        pages: Browser, server: LiveServer, shots: Path) -> None:
+    """Mid-game on a phone (390x844), the hand and the prompt stay on the screen wherever the
+    page is scrolled to (they fell below it), and the board's stones can all be seen above them."""
+    page = pages.page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    create_table(page, server.url, "Pia", "tactics")
+    play(page, random.Random(9), 14)
+    page.wait_for_function(MY_DECISION_OR_OVER)
+    for where in ("0", "document.querySelector('#board').getBoundingClientRect().top + window.scrollY",
+                  "document.body.scrollHeight"):
+        page.evaluate(f"() => window.scrollTo(0, {where})")
+        assert page.evaluate(IN_VIEW, "#hand .card, #prompt"), where
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "phone-mid-game.png"))
+    dock = page.locator("#dock").bounding_box()
+    board = page.locator("#board .stone").first.bounding_box()
+    assert dock is not None and board is not None and board["y"] + board["height"] <= dock["y"]
+    no_sideways_scroll(page)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
 
 import pytest
 from helpers_web import SEED
@@ -17,7 +18,7 @@ from helpers_web import SEED
 from schotten.engine import GameState, Settings
 from schotten.web.authority import LiveGame
 from schotten.web.gamelog import rebuilt, undo_span
-from schotten.web.outbound import Told, state_text
+from schotten.web.outbound import Told, replay_steps, state_text
 from schotten.web.store import GameInfo
 from schotten.web.vocab import Mode, Status
 
@@ -66,3 +67,19 @@ def test_a_kept_told_says_what_a_fresh_one_says(variant: str, rounds: int) -> No
                 told = json.loads(state_text(kept, seat))
                 assert told == json.loads(state_text(fresh, seat)), (version, seat)
     assert positions[-1].is_over and json.loads(state_text(kept, None))["reveal"] is not None
+
+
+def test_a_replay_step_names_the_card_a_ruse_puts_down() -> None:
+    seen = 0
+    for seed in range(40):
+        state = GameState.new(Settings.of("tactics"), seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        steps = replay_steps(state)
+        for before, step in pairwise(steps[1:]):
+            if step["parts"]["kind"] == "place":
+                assert before["parts"]["kind"] == "take"  # R7.6, R7.8: a taken card is put down
+                assert step["parts"]["card"] == before["parts"]["card"]
+                seen += 1
+    assert seen

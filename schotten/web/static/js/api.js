@@ -79,11 +79,12 @@ export function savePref(key, value) {
 
 let hideTimer = null;
 
-/** Show a message in the page's message area (#message); kind is "error" or "info". */
-export function showMessage(text, kind = "error") {
+/** Show a message in the page's message area (#message); kind is "error" or "info"; `extra`
+ * nodes (a "why?" link) follow the text. */
+export function showMessage(text, kind = "error", extra = []) {
   const area = document.getElementById("message");
   if (!area) return;
-  area.textContent = text;
+  area.replaceChildren(text, ...extra);
   area.className = `message ${kind}`;
   area.hidden = false;
   area.setAttribute("role", kind === "error" ? "alert" : "status");

@@ -2,48 +2,21 @@
 // piles), the decks. Shared by the game page and the replay page; pure rendering, the
 // callers decide what is clickable.
 
-import { bestFormation, cardBack, cardFace, cardName, MODE_CODES, TACTICS } from "./cards.js";
-import { el, fill } from "./dom.js";
-import { N_, t } from "./i18n.js";
+import { cardBack, cardFace, cardLabel, MODE_CODES } from "./cards.js";
+import { el, fill, fittedText } from "./dom.js";
+import { N_, t, tn } from "./i18n.js";
+import { formationName, formationText } from "./proofs.js";
 
-const AI_LEVELS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
+export { playerName } from "./labels.js";
 
-/** A player's name as shown: the server's "AI (easy)" reads in the page's language. */
-export function playerName(name) {
-  const found = typeof name === "string" ? name.match(/^AI \((easy|medium|hard|expert)\)$/) : null;
-  return found ? t("AI ({level})", { level: t(AI_LEVELS[found[1]]) }) : name;
-}
-
-/** Which stone, side and card an action concerns, for highlighting the last move. */
-export function actionFocus(action, mover) {
-  if (!action) return null;
-  let found = action.match(/^(?:take |banish )?(\w\w)@([1-9])$/);
-  if (found && !action.startsWith("take") && !action.startsWith("banish")) {
-    return { seat: mover, stone: Number(found[2]), card: found[1] };
-  }
-  if (found) return { seat: action.startsWith("take") ? null : 1 - mover, stone: Number(found[2]) };
-  found = action.match(/^(claim|to) ([1-9])$/);
-  if (found) return { seat: found[1] === "to" ? mover : null, stone: Number(found[2]), claim: found[1] === "claim" };
-  return null;
-}
-
-function capacity(stone) {
-  return stone.modes.includes("MF") ? 4 : 3;
-}
-
-function formationLabel(stone, seat) {
-  const cards = stone.cards[seat];
-  const found = bestFormation(cards, capacity(stone), stone.modes.includes("BB"));
-  if (!found) return null;
-  const troops = found.troops.map((tr) => t("{troop} as {card}", {
-    troop: t(TACTICS[tr.code].name),
-    card: cardName(tr.as),
-  }));
-  const text = `${found.name} ${found.total}`;
-  const full = troops.length ? `${text} (${troops.join(", ")})` : text;
-  return el("div", { class: "formation", title: full, data: { formation: seat } },
-    el("span", { class: "fname", text }),
-    ...found.troops.map((tr) => el("span", { class: "troop" }, `${tr.code}=`, cardFace(tr.as, { small: true }))));
+/** The label of a complete side: its formation's name and total (never cut, never broken
+ * inside a word) and the card each elite troop stands for; the whole proof as its tooltip. */
+function formationLabel(shape, seat) {
+  if (!shape) return null;
+  const text = `${formationName(shape)} ${shape.total}`;
+  return el("div", { class: "formation", title: formationText(shape), data: { formation: seat } },
+    fittedText(text, { cls: "fname", width: 44, size: 10 }),
+    ...shape.troops.map((tr) => el("span", { class: "troop" }, `${cardLabel(tr.card)}=`, cardFace(tr.as, { small: true }))));
 }
 
 /** Whether `text` on `stone` (seat's side, or the stone itself for seat null) is the provisional play. */
@@ -53,16 +26,16 @@ function isProvisional(opts, seat, number, text) {
     && (seat === null ? MODE_CODES.includes(text) : play.seat === seat);
 }
 
+function isMarked(opts, key) {
+  return Boolean(opts.marks) && opts.marks.has(key);
+}
+
 function sideNode(stone, number, seat, where, opts) {
   const node = el("div", { class: `side ${where}`, data: { seat } });
-  const cards = stone.cards[seat];
-  const lastIndex = opts.last && opts.last.stone === number && opts.last.seat === seat
-    ? (opts.last.card ? cards.lastIndexOf(opts.last.card) : cards.length - 1)
-    : -1;
-  cards.forEach((text, i) => {
+  stone.cards[seat].forEach((text) => {
     const action = opts.cardActions ? opts.cardActions.get(`${seat}:${number}:${text}`) : undefined;
     const classes = [];
-    if (i === lastIndex) classes.push("last");
+    if (isMarked(opts, `${seat}:${number}:${text}`)) classes.push("last");
     if (action) classes.push("pickable");
     if (isProvisional(opts, seat, number, text)) classes.push("provisional");
     node.append(cardFace(text, {
@@ -71,9 +44,10 @@ function sideNode(stone, number, seat, where, opts) {
     }));
   });
   if (node.querySelector(".pickable")) node.classList.add("spread");
-  const resolved = stone.owner >= 0 || opts.over;
-  if (resolved) {
-    const label = formationLabel(stone, seat);
+  const shape = stone.formations ? stone.formations[seat] : null;
+  if (shape) node.title = formationText(shape);
+  if (stone.owner >= 0 || opts.over) {
+    const label = formationLabel(shape, seat);
     if (label) node.append(label);
   }
   return node;
@@ -84,24 +58,24 @@ function stoneToken(stone, number, opts) {
   const classes = ["stone"];
   if (stone.owner >= 0) classes.push("claimed", stone.owner === opts.bottom ? "mine" : "theirs");
   if (claim) classes.push("claimable");
-  if (opts.last && opts.last.claim && opts.last.stone === number) classes.push("last");
+  if (isMarked(opts, `claim:${number}`)) classes.push("last");
   const owner = stone.owner >= 0 ? t("claimed by {name}", { name: opts.names[stone.owner] }) : "";
   const token = el("div", {
     class: classes.join(" "),
     title: [t("Stone {n}", { n: number }), owner].filter(Boolean).join(" — "),
   }, el("span", { class: "num", text: String(number) }));
   for (const code of stone.modes) {
-    const provisional = isProvisional(opts, null, number, code) ? " provisional" : "";
-    token.append(cardFace(code, { small: true, extraClass: `mode${provisional}` }));
+    const extra = [isProvisional(opts, null, number, code) ? "provisional" : "",
+      isMarked(opts, `mode:${number}:${code}`) ? "last" : ""].join(" ");
+    token.append(cardFace(code, { small: true, extraClass: `mode ${extra}`.trim(), data: { where: `stone:${number}` } }));
   }
   if (claim) {
     token.append(el("button", {
       class: "claim",
-      text: t("Claim"),
       title: claim.why,
       data: { action: claim.action },
-      attrs: { type: "button" },
-    }));
+      attrs: { type: "button", "aria-label": t("Claim stone {n}", { n: number }) },
+    }, fittedText(t("Claim"), { cls: "claim-label", width: 40, size: 10, weight: 700 })));
   }
   return token;
 }
@@ -140,14 +114,17 @@ function withProvisional(stones, play) {
 }
 
 /**
- * Draw the nine stones of `data` (a view or reveal dict) into `container`.
+ * Draw the nine stones of `data` (a view, a reveal dict or a state message's round_end: stones
+ * and the server's `formations`) into `container`; stones are numbered 1-9.
  * opts: {bottom: seat shown at the bottom, names: [n0, n1], stoneActions: Map(stone -> action),
  * cardActions: Map("seat:stone:card" -> action), claims: Map(stone -> {action, why}),
- * last: actionFocus(...), over: bool, provisional: {seat, stone, card} (a play shown on the
- * board but not sent yet, marked with the class "provisional") or null}
+ * marks: a Set of what to frame as the last turn ("seat:stone:card", "mode:stone:card",
+ * "claim:stone"; see lastturn.js), over: bool (label every complete side), provisional:
+ * {seat, stone, card} (a play shown on the board but not sent yet, class "provisional") or null}
  */
 export function renderBoard(container, data, opts) {
-  const stones = withProvisional(data.stones, opts.provisional);
+  const shaped = data.stones.map((stone, i) => ({ ...stone, formations: data.formations ? data.formations[i] : null }));
+  const stones = withProvisional(shaped, opts.provisional);
   fill(container, ...stones.map((stone, i) => columnNode(stone, i, opts)));
   container.classList.toggle("has-target", Boolean(opts.stoneActions && opts.stoneActions.size));
 }
@@ -166,7 +143,10 @@ export function backsNode(sizes) {
   const backs = [];
   for (let i = 0; i < clan; i += 1) backs.push(cardBack("clan", { small: true }));
   for (let i = 0; i < tactic; i += 1) backs.push(cardBack("tactic", { small: true }));
-  const counts = t("{clan} clan, {tactic} tactic", { clan, tactic });
+  const counts = [
+    tn("{n} clan card", "{n} clan cards", clan),
+    tactic ? tn("{n} tactic card", "{n} tactic cards", tactic) : null,
+  ].filter(Boolean).join(", ");
   return el("div", { class: "backs", title: counts },
     el("div", { class: "backs-cards" }, ...backs),
     el("span", { class: "backs-count", text: counts }));
@@ -200,47 +180,15 @@ export function reasonText(reason) {
   return REASONS.includes(reason) ? t(reason) : reason;
 }
 
-/** One line per finished round: who won, why, and the points. */
-export function roundLines(data, names) {
-  return data.round_outcomes.map((round, i) => {
-    const who = round.winner === null || round.winner === undefined
-      ? t("Round {n}: a draw ({reason}), {p0}–{p1}", {
-        n: i + 1, reason: reasonText(round.reason), p0: round.points[0], p1: round.points[1],
-      })
-      : t("Round {n}: {name} won ({reason}), {p0}–{p1}", {
-        n: i + 1, name: names[round.winner], reason: reasonText(round.reason),
-        p0: round.points[0], p1: round.points[1],
-      });
-    return el("li", { text: who, data: { round: i + 1 } });
-  });
+/** How round `i` (0-based) ended, in words: who won, why, and the points. */
+export function roundText(round, i, names) {
+  const values = { n: i + 1, reason: reasonText(round.reason), p0: round.points[0], p1: round.points[1] };
+  return round.winner === null || round.winner === undefined
+    ? t("Round {n}: a draw ({reason}), {p0}–{p1}", values)
+    : t("Round {n}: {name} won ({reason}), {p0}–{p1}", { ...values, name: names[round.winner] });
 }
 
-/** The words for a move in the history ("Ann played blue 7 on stone 3"). */
-export function describeAction(action, who) {
-  let found = action.match(/^(\w\w)@([1-9])$/);
-  if (found) return t("{who} played {card} on stone {stone}", { who, card: cardName(found[1]), stone: found[2] });
-  found = action.match(/^(take|banish) (\w\w)@([1-9])$/);
-  if (found) {
-    const key = found[1] === "take" ? N_("{who} took {card} from stone {stone}") : N_("{who} discarded {card} from stone {stone}");
-    return t(key, { who, card: cardName(found[2]), stone: found[3] });
-  }
-  found = action.match(/^(claim|to) ([1-9])$/);
-  if (found) {
-    const key = found[1] === "claim" ? N_("{who} claimed stone {stone}") : N_("{who} put the card on stone {stone}");
-    return t(key, { who, stone: found[2] });
-  }
-  if (action === "return clan") return t("{who} put a clan card under its deck", { who });
-  if (action === "return tactic") return t("{who} put a tactic card under its deck", { who });
-  found = action.match(/^return (\w\w)$/);
-  if (found) return t("{who} put {card} under its deck", { who, card: cardName(found[1]) });
-  const simple = {
-    pass: t("{who} passed", { who }),
-    done: t("{who} ended the claims", { who }),
-    discard: t("{who} discarded the card", { who }),
-    "draw clan": t("{who} drew a clan card", { who }),
-    "draw tactic": t("{who} drew a tactic card", { who }),
-  };
-  if (simple[action]) return simple[action];
-  if (TACTICS[action]) return t("{who} played {card}", { who, card: cardName(action) });
-  return `${who}: ${action}`;
+/** One line per finished round: who won, why, and the points. */
+export function roundLines(data, names) {
+  return data.round_outcomes.map((round, i) => el("li", { text: roundText(round, i, names), data: { round: i + 1 } }));
 }

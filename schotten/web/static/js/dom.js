@@ -44,3 +44,62 @@ export function byId(id) {
   if (!node) throw new Error(`missing element #${id}`);
   return node;
 }
+
+let measure = null;
+
+/** The width of `text` drawn in `font` (a CSS font shorthand), in pixels. */
+function textWidth(text, font) {
+  if (!measure) measure = document.createElement("canvas").getContext("2d");
+  measure.font = font;
+  return measure.measureText(text).width;
+}
+
+/** The words of `text`; a word wider than `width` is cut after its hyphens ("Shield-", "bearer"). */
+function wordsOf(text, width, font) {
+  return text.split(/\s+/).filter(Boolean).flatMap((word) => (textWidth(word, font) > width && word.includes("-")
+    ? word.split(/(?<=-)/) : [word]));
+}
+
+/** Words on lines no wider than `width` (greedy); a word wider than a line stays whole. */
+function wrapWords(text, width, font) {
+  const lines = [];
+  for (const word of wordsOf(text, width, font)) {
+    const previous = lines[lines.length - 1] || "";
+    const last = previous.endsWith("-") ? `${previous}${word}` : `${previous} ${word}`;
+    if (lines.length && textWidth(last, font) <= width) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/**
+ * Text that always fits its box, never cut and never broken inside a word: an SVG `width`
+ * units wide (it scales with the CSS width given to `cls`), the words on as few lines as fit,
+ * a line still too wide squeezed to the width. opts: {width, size, weight, cls, label}.
+ */
+export function fittedText(text, opts = {}) {
+  const width = opts.width || 40;
+  const size = opts.size || 10;
+  const weight = opts.weight || 600;
+  const family = window.getComputedStyle(document.documentElement).fontFamily || "sans-serif";
+  const font = `${weight} ${size}px ${family}`;
+  const lines = wrapWords(text, width, font);
+  const step = size * 1.12;
+  const node = svg("svg", {
+    class: `fitted ${opts.cls || ""}`.trim(),
+    viewBox: `0 0 ${width} ${Math.max(1, lines.length) * step + size * 0.25}`,
+    role: "img",
+    "aria-label": opts.label || text,
+  });
+  lines.forEach((line, i) => {
+    const attrs = {
+      x: width / 2, y: (i + 1) * step - size * 0.12, "text-anchor": "middle",
+      "font-size": size, "font-weight": weight,
+    };
+    if (textWidth(line, font) > width) Object.assign(attrs, { textLength: width, lengthAdjust: "spacingAndGlyphs" });
+    const row = svg("text", attrs);
+    row.textContent = line;
+    node.append(row);
+  });
+  return node;
+}

@@ -2,13 +2,13 @@
 // has no replay (yet) gets a sentence saying why in place of the controls and the board.
 
 import { getJSON } from "./api.js";
-import {
-  actionFocus, decksNode, describeAction, pileNode, renderBoard, roundLines,
-} from "./board.js";
+import { decksNode, pileNode, renderBoard, roundLines } from "./board.js";
 import { cardFace, sortCards } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
 import { playerName, variantName } from "./labels.js";
+import { turnMarks } from "./lastturn.js";
+import { moveText } from "./moves.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const PLAY_MS = 900;
@@ -31,10 +31,15 @@ function panel(id, seat, data) {
     pileNode(t("Discard pile"), data.discards[seat], `discards-${seat}`));
 }
 
+/** A step's move as parts (the server's `parts`, with its mover); without them, the notation only. */
+function stepMove(step) {
+  return step.parts ? { ...step.parts, mover: step.mover } : { action: step.action };
+}
+
 function stepText(step, index) {
   const total = replay.steps.length - 1;
   if (index === 0) return tn("The deal ({n} move in all)", "The deal ({n} moves in all)", total);
-  return t("Move {i} of {n}: {move}", { i: index, n: total, move: describeAction(step.action, names()[step.mover]) });
+  return t("Move {i} of {n}: {move}", { i: index, n: total, move: moveText(stepMove(step), names()[step.mover]) });
 }
 
 function outcomeText(data) {
@@ -56,7 +61,7 @@ function show(index) {
   renderBoard(byId("board"), data, {
     bottom: 0,
     names: names(),
-    last: step.action ? actionFocus(step.action, step.mover) : null,
+    marks: step.parts ? turnMarks([stepMove(step)]) : null,
     over: data.phase === "OVER",
   });
   panel("panel-top", 1, data);

@@ -1,5 +1,6 @@
 // The rules page: the static text is translated by i18n.js; the colour key and the tactic
-// cards (with their effects, the same text as the tooltips) are drawn here.
+// cards (with their effects, the same text as the tooltips) are drawn here. Every rule has an
+// anchor (/rules#R5.2: the game page's why? links).
 
 import { cardFace, cardName, COLOUR_LETTERS, TACTICS } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
@@ -23,10 +24,18 @@ function tacticList() {
   fill(byId("tactic-list"), ...items);
 }
 
+/** The rule the address names (/rules#R5.2), scrolled to again once the text is translated. */
+function showTarget() {
+  const rule = decodeURIComponent(window.location.hash.slice(1));
+  const node = rule ? document.getElementById(rule) : null;
+  if (node) node.scrollIntoView({ block: "start" });
+}
+
 async function main() {
   await initI18n();
   colourKey();
   tacticList();
+  showTarget();
 }
 
 main();

@@ -1,0 +1,105 @@
+// The connection to /ws/games/{id}: the socket, reconnecting after a loss (with a growing
+// delay), asking for the state again when the page comes back (resync), and a state asked for
+// when an action went unanswered. Messages are handed to the page's handlers.
+
+import { showMessage } from "./api.js";
+import { byId } from "./dom.js";
+import { N_, t } from "./i18n.js";
+import { gameId, token } from "./state.js";
+
+const PENDING_SYNC_MS = 5000;
+
+/** The words for the server's error codes ({reason} is the server's own sentence). */
+export const ERROR_TEXT = {
+  not_your_turn: N_("It is not your turn."),
+  stale: N_("The game had moved on: the table is up to date again, please try again."),
+  illegal_action: N_("That move is not allowed: {reason}"),
+  unknown_action: N_("That move is not understood: {reason}"),
+  spectator: N_("Spectators cannot play."),
+  cannot_undo: N_("That move can no longer be taken back."),
+  flood: N_("Too many messages: please slow down."),
+  too_large: N_("That message is too large."),
+  not_found: N_("This game does not exist."),
+  bad_token: N_("This seat link is not valid."),
+  bad_json: N_("The server did not understand the message: {reason}"),
+  bad_message: N_("The server did not understand the message: {reason}"),
+};
+
+const link = { ws: null, retries: 0, stopped: false, handlers: null };
+
+function setConnection(text) {
+  const node = byId("conn");
+  node.textContent = text;
+  node.hidden = !text;
+}
+
+/** Send a message; false (and the player told) when the socket is not open. */
+export function send(data) {
+  if (!link.ws || link.ws.readyState !== WebSocket.OPEN) {
+    showMessage(t("Not connected: reconnecting…"));
+    return false;
+  }
+  link.ws.send(JSON.stringify(data));
+  return true;
+}
+
+/** Ask for the state again if an answer to the message sent at `version` has not come in
+ * time (`current()` reads the version the page is at, `waiting()` whether it still waits). */
+export function syncIfUnanswered(version, current, waiting) {
+  window.setTimeout(() => {
+    if (waiting() && current() === version) send({ type: "sync" });
+  }, PENDING_SYNC_MS);
+}
+
+function onMessage(event) {
+  let msg;
+  try {
+    msg = JSON.parse(event.data);
+  } catch {
+    return;
+  }
+  if (msg.type === "state") link.handlers.onState(msg);
+  else if (msg.type === "error") link.handlers.onError(msg);
+}
+
+function onClose(ws, event) {
+  if (link.ws !== ws) return;
+  link.handlers.onLost();
+  if (event.code === 4403 || event.code === 4404) {
+    link.stopped = true;
+    setConnection(event.code === 4403 ? t(ERROR_TEXT.bad_token) : t(ERROR_TEXT.not_found));
+    return;
+  }
+  if (link.stopped) return;
+  setConnection(t("Connection lost: reconnecting…"));
+  const delay = Math.min(500 * 2 ** link.retries, 5000);
+  link.retries += 1;
+  window.setTimeout(open, delay);
+}
+
+function open() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/games/${encodeURIComponent(gameId)}${query}`);
+  link.ws = ws;
+  ws.addEventListener("open", () => {
+    link.retries = 0;
+    setConnection("");
+  });
+  ws.addEventListener("message", onMessage);
+  ws.addEventListener("close", (event) => onClose(ws, event));
+}
+
+/** Ask for the current state when the page is visible again or back online. */
+function resync() {
+  if (link.stopped || document.visibilityState !== "visible") return;
+  if (link.ws && link.ws.readyState === WebSocket.OPEN) send({ type: "sync" });
+}
+
+/** Connect; handlers: {onState(msg), onError(msg), onLost()} (onLost: the socket closed). */
+export function connect(handlers) {
+  link.handlers = handlers;
+  document.addEventListener("visibilitychange", resync);
+  window.addEventListener("online", resync);
+  open();
+}

@@ -1,0 +1,41 @@
+// The move log beside the board: every move of the match as this seat may know it (the state
+// message's `log`), newest first, each round under its own heading with its result
+// (`view.round_outcomes`) at the top. It comes whole with every state, so it survives a reload.
+
+import { roundText } from "./board.js";
+import { byId, el, fill } from "./dom.js";
+import { t } from "./i18n.js";
+import { moveText } from "./moves.js";
+
+function moveItem(move, names) {
+  return el("li", {
+    class: `move seat-${move.mover}`,
+    text: moveText(move, names[move.mover]),
+    data: { index: move.index, round: move.round + 1, mover: move.mover, kind: move.kind },
+  });
+}
+
+function roundItems(round, moves, outcome, names) {
+  const items = [el("li", { class: "round-head", text: t("Round {n}", { n: round + 1 }), data: { round: round + 1 } })];
+  if (outcome) {
+    items.push(el("li", { class: "round-result", text: roundText(outcome, round, names), data: { round: round + 1 } }));
+  }
+  for (let i = moves.length - 1; i >= 0; i -= 1) items.push(moveItem(moves[i], names));
+  return items;
+}
+
+/** Draw the log of `msg` (a state message) with the players' `names`. */
+export function renderLog(msg, names) {
+  const { log, view } = msg;
+  const outcomes = view.round_outcomes;
+  const last = Math.max(view.round, outcomes.length - 1, ...log.map((move) => move.round));
+  const items = [];
+  for (let round = Math.min(last, view.rounds - 1); round >= 0; round -= 1) {
+    const moves = log.filter((move) => move.round === round);
+    if (moves.length || outcomes[round] || round === view.round) {
+      items.push(...roundItems(round, moves, outcomes[round], names));
+    }
+  }
+  fill(byId("log-list"), ...items);
+  byId("log-count").textContent = String(log.length);
+}
