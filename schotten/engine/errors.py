@@ -6,7 +6,8 @@ class SchottenError(Exception):
 
 
 class NotationError(SchottenError, ValueError):
-    """Text that is not well-formed notation (an action, a card, a position)."""
+    """Text that is not well-formed notation (an action, a card, a position), or an action
+    built from fields that make none."""
 
 
 class IllegalActionError(SchottenError):
