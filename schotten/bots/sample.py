@@ -33,20 +33,12 @@ from collections import Counter
 
 from ..engine import GameState, parse_position
 from ..engine.cards import NUM_CLAN, TACTIC_DECK, cards_str, parse_card
-from ..engine.position import EMPTY
+from ..engine.position import EMPTY, REASON_LETTERS
 from ..engine.state import Reason
 from ..engine.view import RoundView, StoneView, Under, View
 
 SEED_RANGE = 1 << 31
 """Sampled states get a seed drawn uniformly below this."""
-
-_REASON_LETTERS = {
-    Reason.ADJACENT: "a",
-    Reason.FIVE: "f",
-    Reason.MORE_STONES: "m",
-    Reason.EQUAL_STONES: "e",
-    Reason.FORFEIT: "x",
-}
 
 
 def determinize(seen: View, rng: random.Random) -> GameState:
@@ -203,7 +195,7 @@ def _returned_by(seen: View, fixed: list[dict[int, int]]) -> list[list[int]]:
 def _outcome_text(outcome: RoundView) -> str:
     winner = "=" if outcome.winner is None else str(outcome.winner)
     stones = "".join("-" if s < 0 else str(s) for s in outcome.stones)
-    return f"{winner}{_REASON_LETTERS[outcome.reason]}.{stones}"
+    return f"{winner}{REASON_LETTERS[Reason(outcome.reason)]}.{stones}"
 
 
 def _phase_text(seen: View) -> str:

@@ -45,7 +45,8 @@ from .cards import (
     parse_cards,
 )
 from .errors import NotationError
-from .state import VARIANTS, GameState, MatchResult, Outcome, Phase, Reason, Settings
+from .phases import Phase
+from .state import VARIANTS, GameState, MatchResult, Outcome, Reason, Settings
 
 T = TypeVar("T")
 
@@ -71,14 +72,15 @@ FIELDS: tuple[str, ...] = (
 EMPTY = "-"
 """How a field with nothing in it is written (no results, an empty deck)."""
 
-_REASON_LETTERS: dict[str, str] = {
+REASON_LETTERS: dict[Reason, str] = {
     Reason.ADJACENT: "a",
     Reason.FIVE: "f",
     Reason.MORE_STONES: "m",
     Reason.EQUAL_STONES: "e",
     Reason.FORFEIT: "x",
 }
-_REASON_BY_LETTER = {letter: reason for reason, letter in _REASON_LETTERS.items()}
+"""The letter of each reason a round ended in the results field (R6)."""
+_REASON_BY_LETTER = {letter: reason for reason, letter in REASON_LETTERS.items()}
 _RUSE_OF_PHASE: dict[Phase, int] = {
     Phase.STRATEGIST_TAKE: STRATEGIST,
     Phase.STRATEGIST_PLACE: STRATEGIST,
@@ -128,7 +130,7 @@ def format_position(state: GameState) -> str:
 def _format_outcome(outcome: Outcome) -> str:
     winner = "=" if outcome.winner is None else str(outcome.winner)
     stones = "".join("-" if s is None else str(s) for s in outcome.stones)
-    return f"{winner}{_REASON_LETTERS[outcome.reason]}.{stones}"
+    return f"{winner}{REASON_LETTERS[outcome.reason]}.{stones}"
 
 
 def _format_phase(state: GameState) -> str:
@@ -297,7 +299,7 @@ def _outcome(token: str, number: int) -> Outcome:
     return Outcome(winner, reason, stones, (points[0], points[1]))
 
 
-def _outcome_problem(winner: int | None, reason: str, stones: tuple[int | None, ...]) -> str:
+def _outcome_problem(winner: int | None, reason: Reason, stones: tuple[int | None, ...]) -> str:
     counts = (stones.count(0), stones.count(1))
     if reason == Reason.EQUAL_STONES:
         ok = winner is None and counts[0] == counts[1]

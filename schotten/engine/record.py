@@ -66,7 +66,7 @@ def result_of(result: MatchResult | None) -> dict[str, Any] | None:
 def _round_of(outcome: Outcome) -> dict[str, Any]:
     return {
         "winner": outcome.winner,
-        "reason": outcome.reason,
+        "reason": outcome.reason.value,
         "stones": list(outcome.stones),
         "points": list(outcome.points),
     }

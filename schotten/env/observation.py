@@ -29,7 +29,7 @@ from ..engine.cards import (
     TACTIC_DECK,
     card_str,
 )
-from ..engine.state import Phase
+from ..engine.phases import Phase
 from ..engine.view import StoneView, View
 
 Vector = npt.NDArray[np.float32]
