@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .cards import MUD, NUM_CARD_CODES, NUM_CLAN, NUM_STONES, RUSES, SHIELD, card_str, parse_card
-from .errors import NotationError
+from .errors import NotationError, quoted
 
 
 class Kind(IntEnum):
@@ -131,7 +131,7 @@ def _kind(kind: object) -> Kind:
         return kind
     if isinstance(kind, int) and not isinstance(kind, bool) and kind in Kind._value2member_map_:
         return Kind(kind)
-    raise NotationError(f"{kind!r} is not a kind of action: one of {', '.join(k.name for k in Kind)}")
+    raise NotationError(f"{quoted(kind)} is not a kind of action: one of {', '.join(k.name for k in Kind)}")
 
 
 def _whole(value: object) -> bool:
@@ -158,8 +158,9 @@ def id_of(kind: Kind, card: int = -1, stone: int = -1) -> int:
             if kind in _LONE_IDS and card == -1:
                 return _LONE_IDS[kind]
     takes = _FIELDS_HELP.get(kind, "no card and no stone (-1 for both)")
-    raise NotationError(f"{kind.name.lower()} with card {card!r} and stone {stone!r} is not an action: "
-                        f"{kind.name.lower()} takes {takes}")
+    name = kind.name.lower()
+    raise NotationError(f"{name} with card {quoted(card)} and stone {quoted(stone)} is not an action: "
+                        f"{name} takes {takes}")
 
 
 def play_id(card: int, stone: int) -> int:
@@ -300,13 +301,13 @@ HELP = (
 def _stone(text: str) -> int:
     if len(text) == 1 and text in "123456789":
         return int(text) - 1
-    raise NotationError(f"{text!r} is not a stone: stones are numbered 1 to 9")
+    raise NotationError(f"{quoted(text)} is not a stone: stones are numbered 1 to 9")
 
 
 def _card_at(text: str, kind: Kind, base: int, limit: int, what: str) -> Action:
     found = _CARD_AT.match(text)
     if not found:
-        raise NotationError(f"{text!r}: expected a card and a stone like 7b@3")
+        raise NotationError(f"{quoted(text)}: expected a card and a stone like 7b@3")
     card, stone = parse_card(found.group(1)), _stone(found.group(2))
     if card >= limit:
         raise NotationError(f"{card_str(card)} cannot be {what}")
@@ -330,7 +331,7 @@ def parse_action(text: str) -> Action:
     if word == "to":
         return ACTIONS[place_id(_stone(rest))]
     if word == "draw":
-        raise NotationError(f"{text!r}: draw from 'clan' or 'tactic'")
+        raise NotationError(f"{quoted(text)}: draw from 'clan' or 'tactic'")
     if word == "take":
         return _card_at(rest, Kind.TAKE, TAKE_BASE, _ON_SIDE, "taken from a stone")
     if word == "banish":
@@ -343,6 +344,6 @@ def parse_action(text: str) -> Action:
         card = parse_card(clean)
         if card in RUSES:
             return ACTIONS[ruse_id(card)]
-        raise NotationError(f"{text!r}: say where to play it, like {card_str(card)}@3")
-    raise NotationError(f"{text!r} is not an action: {HELP}")
+        raise NotationError(f"{quoted(text)}: say where to play it, like {card_str(card)}@3")
+    raise NotationError(f"{quoted(text)} is not an action: {HELP}")
 

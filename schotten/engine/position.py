@@ -44,9 +44,9 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .errors import NotationError
+from .errors import NotationError, quoted
 from .phases import Phase
-from .state import VARIANTS, GameState, MatchResult, Outcome, Reason, Settings
+from .state import SEED_DIGITS, VARIANTS, GameState, MatchResult, Outcome, Reason, Settings
 
 T = TypeVar("T")
 
@@ -244,27 +244,29 @@ def _read_fields(tokens: list[str]) -> _Fields:
 
 def _variant(token: str) -> str:
     if token not in VARIANTS:
-        raise NotationError(f"unknown variant {token!r}: choose one of {', '.join(VARIANTS)}")
+        raise NotationError(f"unknown variant {quoted(token)}: choose one of {', '.join(VARIANTS)}")
     return token
 
 
 def _integer(token: str) -> int:
     digits = token[1:] if token.startswith("-") else token
     if not digits.isdigit() or not digits.isascii():
-        raise NotationError(f"{token!r} is not a whole number")
+        raise NotationError(f"{quoted(token)} is not a whole number")
+    if len(digits) > SEED_DIGITS:
+        raise NotationError(f"a number of {len(digits)} digits is too long: at most {SEED_DIGITS}")
     return int(token)
 
 
 def _seat(token: str, what: str) -> int:
     if token not in ("0", "1"):
-        raise NotationError(f"{what} is seat 0 or 1, not {token!r}")
+        raise NotationError(f"{what} is seat 0 or 1, not {quoted(token)}")
     return int(token)
 
 
 def _round(token: str) -> tuple[int, int]:
     current, slash, total = token.partition("/")
     if not slash:
-        raise NotationError(f"{token!r}: write the round and the number of rounds like 1/3")
+        raise NotationError(f"{quoted(token)}: write the round and the number of rounds like 1/3")
     index, rounds = _integer(current), _integer(total)
     if not 1 <= rounds <= 99:
         raise NotationError(f"a match has 1 to 99 rounds, not {rounds}")
@@ -280,7 +282,7 @@ def _outcomes(token: str) -> list[Outcome]:
 
 
 def _outcome(token: str, number: int) -> Outcome:
-    where = f"result of round {number} {token!r}"
+    where = f"result of round {number} {quoted(token)}"
     head, dot, marks = token.partition(".")
     if not dot or len(head) != 2 or len(marks) != NUM_STONES:
         raise NotationError(f"{where}: write the winner (0, 1 or =), the reason (a, f, m or e), "
@@ -323,7 +325,7 @@ def _phase(token: str) -> tuple[Phase, int, int, int]:
     name, colon, extra = token.partition(":")
     phase = _PHASE_BY_NAME.get(name.lower())
     if phase is None:
-        raise NotationError(f"unknown phase {name!r}: one of {', '.join(_PHASE_BY_NAME)}")
+        raise NotationError(f"unknown phase {quoted(name)}: one of {', '.join(_PHASE_BY_NAME)}")
     if phase in _HOLDING:
         if not colon:
             raise NotationError(f"{name} needs the held card and its stone, like {name}:7b@3")
@@ -336,14 +338,14 @@ def _phase(token: str) -> tuple[Phase, int, int, int]:
             raise NotationError(f"{name} needs the {what} left (1 to {most}), like {name}:1")
         return phase, -1, -1, int(extra)
     if colon:
-        raise NotationError(f"phase {name} takes nothing after ':' (found {extra!r})")
+        raise NotationError(f"phase {name} takes nothing after ':' (found {quoted(extra)})")
     return phase, -1, -1, 0
 
 
 def _held(text: str) -> tuple[int, int]:
     card_text, at, stone_text = text.partition("@")
     if not at:
-        raise NotationError(f"{text!r}: write the held card and the stone it came from, like 7b@3")
+        raise NotationError(f"{quoted(text)}: write the held card and the stone it came from, like 7b@3")
     card = parse_card(card_text)
     if not (card < NUM_CLAN or card in ELITE_TROOPS):
         raise NotationError(f"the held card {card_str(card)} is not a clan card or an elite troop")
@@ -352,25 +354,25 @@ def _held(text: str) -> tuple[int, int]:
 
 def _stone_number(text: str) -> int:
     if len(text) != 1 or text not in "123456789":
-        raise NotationError(f"{text!r} is not a stone: stones are numbered 1 to 9")
+        raise NotationError(f"{quoted(text)} is not a stone: stones are numbered 1 to 9")
     return int(text) - 1
 
 
 def _passes(token: str) -> int:
     if token not in ("0", "1", "2"):
-        raise NotationError(f"passes in succession are 0, 1 or 2 (R6.2), not {token!r}")
+        raise NotationError(f"passes in succession are 0, 1 or 2 (R6.2), not {quoted(token)}")
     return int(token)
 
 
 def _tactics_played(token: str) -> list[int]:
     left, colon, right = token.partition(":")
     if not colon:
-        raise NotationError(f"{token!r}: write the tactic cards each seat played like 1:0")
+        raise NotationError(f"{quoted(token)}: write the tactic cards each seat played like 1:0")
     counts = [_integer(left), _integer(right)]
     if min(counts) < 0 or max(counts) > 10:
-        raise NotationError(f"{token!r}: each seat has played 0 to 10 tactic cards")
+        raise NotationError(f"{quoted(token)}: each seat has played 0 to 10 tactic cards")
     if abs(counts[0] - counts[1]) > 1:
-        raise NotationError(f"{token!r}: a seat may be at most one tactic card ahead (R7.2)")
+        raise NotationError(f"{quoted(token)}: a seat may be at most one tactic card ahead (R7.2)")
     return counts
 
 
@@ -380,7 +382,7 @@ def _cards(text: str) -> list[int]:
 
 def _pair(token: str) -> list[list[int]]:
     if token.count(":") != 1:
-        raise NotationError(f"{token!r}: write seat 0's cards, ':', seat 1's cards")
+        raise NotationError(f"{quoted(token)}: write seat 0's cards, ':', seat 1's cards")
     left, right = token.split(":")
     return [_cards(left), _cards(right)]
 
@@ -388,7 +390,7 @@ def _pair(token: str) -> list[list[int]]:
 def _returned_by(token: str) -> list[list[int]]:
     if token.count(":") != 1 or any(ch not in "01:" for ch in token):
         raise NotationError(
-            f"{token!r}: write, for the clan deck then the tactic deck, which seat (0 or 1) put each "
+            f"{quoted(token)}: write, for the clan deck then the tactic deck, which seat (0 or 1) put each "
             "bottom card there with the Recruiter, bottom first, separated by ':' (e.g. '01:')"
         )
     clan, tactic = token.split(":")
@@ -430,7 +432,7 @@ def _board(token: str) -> list[_Stone]:
         try:
             stones.append(_stone(part))
         except NotationError as error:
-            raise NotationError(f"stone {stone + 1} {part!r}: {error}") from None
+            raise NotationError(f"stone {stone + 1} {quoted(part)}: {error}") from None
     return stones
 
 

@@ -35,6 +35,8 @@ from .phases import Phase
 
 ALL_CLAN = (1 << NUM_CLAN) - 1
 VARIANTS = ("base", "tactics", "expert", "expert-base")
+SEED_DIGITS = 100
+"""The most digits a seed may have (R2.4: the deals are made from its text)."""
 
 _STONES_OF: list[tuple[int, ...]] = [
     tuple(s for s in range(NUM_STONES) if mask >> s & 1) for mask in range(1 << NUM_STONES)
@@ -217,7 +219,10 @@ class GameState:
 
     @classmethod
     def new(cls, settings: Settings | None = None, seed: int = 0) -> GameState:
-        """A new game: the first round dealt from ``seed`` (R2)."""
+        """A new game: the first round dealt from ``seed`` (R2); ValueError for a seed that is not
+        a whole number of at most ``SEED_DIGITS`` digits."""
+        if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 10**SEED_DIGITS:
+            raise ValueError(f"a seed is a whole number of at most {SEED_DIGITS} digits")
         state = cls.__new__(cls)
         state.settings = settings or Settings()
         state.seed = seed
