@@ -5,8 +5,9 @@ state would: the settings and match so far, whose decision it is, every stone,
 both hands, both decks in order, the discard piles and the counters of R6.2, R7.2
 and the ruses. ``parse_position(text)`` reads it back, checks that it describes a
 table the rules can reach (every card exactly once, R1; sides within their
-capacity, R3.1 and R7.5; at most one Joker per side of the border, R7.3; ...) and
-raises NotationError naming the field and what is wrong. The 15 fields, separated
+capacity, R3.1 and R7.5; at most one Joker per side of the border, R7.3; hands of the
+sizes the turns leave, R3.4 and R7.7; discard piles holding what the ruses put there,
+R7.6-R7.9; ...) and raises NotationError naming the field and what is wrong. The 15 fields, separated
 by spaces, are described in ``docs/notation.md``::
 
     variant round first seed results turn phase passes tactics board hands
@@ -485,6 +486,7 @@ def _check(f: _Fields) -> None:
     _check_stones(f)
     _check_match(f)
     _check_tactics(f)
+    _check_discards(f)
     _check_hands(f)
     _check_phase(f)
 
@@ -619,14 +621,68 @@ def _check_tactics(f: _Fields) -> None:
             raise NotationError(f"bottom: {len(seats)} cards under the {name} deck, which holds {len(deck)}")
 
 
+_AFTER_THE_CARD = (Phase.DRAW, Phase.STRATEGIST_TAKE, Phase.STRATEGIST_PLACE, Phase.BANSHEE,
+                   Phase.TRAITOR_TAKE, Phase.TRAITOR_PLACE)
+"""Phases of a turn in which the card of the turn has left the mover's hand and no card is drawn yet."""
+
+
+def _hand_limits(f: _Fields, seat: int) -> tuple[int, int]:
+    """The fewest and the most cards ``seat``'s hand may hold here (docs/notation.md, Hands)."""
+    size, decks = f.settings.hand_size, len(f.clan_deck) + len(f.tactic_deck)
+    mover = seat == f.turn
+    if mover and f.phase == Phase.RECRUIT_DRAW:
+        return size + 2 - f.counter, size + 2 - f.counter
+    if mover and f.phase == Phase.RECRUIT_RETURN:
+        most = size + f.counter
+        return (most - 2 if decks == 2 - f.counter else most), most
+    after = mover and (f.phase in _AFTER_THE_CARD or f.phase == Phase.OVER
+                       or (f.phase == Phase.CLAIM and not f.settings.expert))
+    forfeited = bool(f.outcomes) and f.outcomes[-1].reason == Reason.FORFEIT
+    if mover and f.phase == Phase.OVER and forfeited:
+        most = size + 2
+    else:
+        most = size - (mover and f.phase in _AFTER_THE_CARD)
+    if not decks:
+        return 0, most
+    return size - (RECRUITER in f.discards[seat]) - after, most
+
+
 def _check_hands(f: _Fields) -> None:
+    """R3.4, R7.7: a hand is full after each turn while the decks hold cards (docs/notation.md)."""
     size = f.settings.hand_size
-    for seat in (0, 1):
-        most = size + 2 if seat == f.turn and f.phase in _RECRUITING else size
-        if len(f.hands[seat]) > most:
-            raise NotationError(f"hands: seat {seat} holds {len(f.hands[seat])} cards, more than {most}")
     if f.phase == Phase.DRAW and len(f.hands[f.turn]) >= size:
         raise NotationError(f"phase draw: seat {f.turn}'s hand is full ({size} cards, R3.4)")
+    decks = len(f.clan_deck) + len(f.tactic_deck)
+    for seat in (0, 1):
+        held = len(f.hands[seat])
+        least, most = _hand_limits(f, seat)
+        if held > most:
+            raise NotationError(f"hands: seat {seat} holds {held} cards, more than {most} (phase "
+                                f"{phase_name(f.phase)}, R3.4)")
+        if held < least:
+            raise NotationError(
+                f"hands: seat {seat} holds {held} cards, fewer than {least}: with {decks} cards in the "
+                f"decks every turn ends with a full hand of {size} (phase {phase_name(f.phase)}, R3.4, R7.7)"
+            )
+
+
+def _check_discards(f: _Fields) -> None:
+    """R7.6-R7.9: besides ruses, a discard pile holds only what its seat's Strategist discarded and
+    what the other seat's Banshee banished (none in a game without tactic cards)."""
+    for seat in (0, 1):
+        pile, other = f.discards[seat], f.discards[1 - seat]
+        put = [c for c in pile if c not in RUSES]
+        room = (STRATEGIST in pile) + (BANSHEE in other)
+        if seat == f.turn and f.phase in (Phase.STRATEGIST_TAKE, Phase.STRATEGIST_PLACE):
+            room -= STRATEGIST in pile
+        if seat != f.turn and f.phase == Phase.BANSHEE:
+            room -= BANSHEE in other
+        if len(put) > room:
+            raise NotationError(
+                f"discards: seat {seat}'s pile holds {cards_str(put)}, {len(put)} cards besides ruses, but "
+                f"only its Strategist (R7.8) and the other seat's Banshee (R7.9) put cards there "
+                f"({room} here)"
+            )
 
 
 def _check_phase(f: _Fields) -> None:
@@ -636,8 +692,6 @@ def _check_phase(f: _Fields) -> None:
         raise NotationError(f"{name}: {card_str(ruse)} is not in seat {f.turn}'s discard pile (R7.6)")
     if f.phase in (Phase.DRAW, Phase.RECRUIT_DRAW) and not (f.clan_deck and f.tactic_deck):
         raise NotationError(f"{name}: a choice of deck needs both decks to hold cards (R3.4)")
-    if f.phase == Phase.RECRUIT_RETURN and len(f.hands[f.turn]) < f.counter:
-        raise NotationError(f"{name}: seat {f.turn} has fewer than {f.counter} cards to return")
     if f.phase in _HOLDING:
         if f.stones[f.held_from].owner >= 0:
             raise NotationError(f"{name}: the held card came from stone {f.held_from + 1}, which is claimed")
