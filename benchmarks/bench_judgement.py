@@ -20,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
-from schotten.bots.heuristic import Board, HeuristicBot, Judge, round_chance
+from schotten.bots.board import Board
+from schotten.bots.heuristic import HeuristicBot, Judge, round_chance
 from schotten.bots.mcts import playout
 from schotten.bots.sample import Sampler
 from schotten.engine import GameState, Phase, Settings

@@ -37,8 +37,8 @@ from .engine import (
     prove,
 )
 from .engine.actions import DECK_NAMES
-from .engine.cards import MODE_BLUFF, NUM_CLAN, NUM_STONES, TACTIC_NAMES, card_name, card_str
-from .engine.formations import best_formation, describe
+from .engine.cards import NUM_CLAN, NUM_STONES, card_name, card_str
+from .engine.explain import claim_proof, formation_words, reachable
 from .engine.position import parse_position
 from .engine.record import parse_record, states_of, write_record_file
 from .engine.view import actors, view
@@ -436,21 +436,16 @@ def _step_through(frames: list[RenderableType], console: Console, lines: Input) 
 # ---------------------------------------------------------------------- analyze
 
 
-def _side_formation(state: GameState, seat: int, stone: int, pool: int) -> tuple[str | None, int | None]:
-    side = state.sides[seat][stone]
-    clan = tuple(c for c in side if c < NUM_CLAN)
-    wild = tuple(c for c in side if c >= NUM_CLAN)
-    bluff = bool(state.modes[stone] & MODE_BLUFF)
-    found = best_formation(clan, wild, state.capacity(stone), bluff, pool)
+def _side_words(state: GameState, seat: int, stone: int) -> tuple[str | None, int | None]:
+    """A side's formation (or the best it can still reach, R5.2) in words, and its strength."""
+    found = reachable(state, seat, stone)
     if found is None:
         return None, None
-    text = describe(found.strength, clan + found.added + found.wild_as, bluff)
-    roles = [f"{TACTIC_NAMES[w]} as {card_name(c)}" for w, c in zip(wild, found.wild_as, strict=True)]
-    if roles:
-        text += f" ({', '.join(roles)})"
-    if found.added:
-        text += f" with {', '.join(card_name(c) for c in found.added)}"
-    return text, found.strength
+    shown, added = found
+    text = formation_words(shown)
+    if added:
+        text += f" with {', '.join(card_name(c) for c in added)}"
+    return text, shown.strength
 
 
 def analysis(state: GameState) -> dict[str, Any]:
@@ -458,14 +453,16 @@ def analysis(state: GameState) -> dict[str, Any]:
 
     A complete side shows its formation; for an incomplete one ``best_reachable`` is the
     best it can still reach from the unseen clan cards (R5.2) and ``strength`` that
-    formation's strength. Seats and stones are numbered from 1.
+    formation's strength. Each claim is ``explain.claim_proof``'s: whether it holds, its kind,
+    its words (``reason``) and the unseen cards a refuting completion needs. Seats and stones
+    are numbered from 1.
     """
     stones = []
     for stone in range(NUM_STONES):
         sides = []
         for seat in (0, 1):
             complete = state.is_complete(seat, stone)
-            text, strength = _side_formation(state, seat, stone, 0 if complete else state.pool)
+            text, strength = _side_words(state, seat, stone)
             sides.append({
                 "seat": seat + 1,
                 "cards": [card_str(c) for c in state.sides[seat][stone]],
@@ -476,9 +473,9 @@ def analysis(state: GameState) -> dict[str, Any]:
             })
         claims = []
         for seat in (0, 1):
-            proof = prove(state, seat, stone)
-            claims.append({"seat": seat + 1, "holds": proof.holds, "reason": proof.reason,
-                           "needed": [card_str(c) for c in proof.needed]})
+            proof = claim_proof(state, seat, stone)
+            claims.append({"seat": seat + 1, "holds": proof.holds, "kind": proof.kind.value,
+                           "reason": proof.text, "needed": [card_str(c) for c in proof.needed]})
         stones.append({
             "stone": stone + 1,
             "owner": None if state.owner[stone] < 0 else state.owner[stone] + 1,

@@ -16,6 +16,7 @@ from schotten.bots import decide, make_bot
 from schotten.cli import app, public_move
 from schotten.engine import Action, GameState, Kind, Phase, Settings, parse_action
 from schotten.engine.cards import NUM_STONES, card_str
+from schotten.engine.explain import claim_proof
 from schotten.engine.position import format_position
 from schotten.engine.record import load_record
 
@@ -234,6 +235,8 @@ def test_analyze_json_gives_formations_and_proofs_for_every_stone() -> None:
             assert side["complete"] == state.is_complete(seat, stone)
             assert (side["formation"] is not None) == side["complete"]
             assert claim["holds"] == state.can_claim(seat, stone)
+            proof = claim_proof(state, seat, stone)
+            assert (claim["kind"], claim["reason"]) == (proof.kind, proof.text)
             reasons.append(claim["reason"])
     assert any("R5.2" in reason for reason in reasons)
 

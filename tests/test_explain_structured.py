@@ -6,18 +6,20 @@ import json
 from collections import Counter
 
 from schotten.engine import GameState, prove
-from schotten.engine.cards import (
-    NUM_CLAN,
-    NUM_STONES,
-    TACTIC_NAMES,
-    card_name,
-    card_str,
-    parse_card,
-    value_of,
+from schotten.engine.cards import NUM_CLAN, NUM_STONES, card_str, parse_card, value_of
+from schotten.engine.explain import (
+    CLAIM_KINDS,
+    RANK_KEYS,
+    ClaimProof,
+    Shown,
+    claim_proof,
+    formation_words,
+    proof_words,
+    side_formation,
 )
-from schotten.engine.explain import CLAIM_KINDS, RANK_KEYS, ClaimProof, Shown, claim_proof
-from schotten.engine.formations import describe, strength_of
+from schotten.engine.formations import strength_of
 from tests.randgame import ALL_SETTINGS, random_states
+from tests.scenario import deal
 
 SEEDS = range(10)
 """Games per setting; odd seeds never claim, so rounds run long and sides become uncompletable."""
@@ -41,10 +43,8 @@ def strength(shown: Shown) -> int:
 
 
 def words(shown: Shown) -> str:
-    """The English words prove() uses for the formation (formations.describe and the troops' roles)."""
-    text = describe(strength(shown), tuple(parse_card(c) for c in shown.cards), shown.bluff)
-    roles = [f"{TACTIC_NAMES[parse_card(w)]} as {card_name(parse_card(c))}" for w, c in shown.troops]
-    return text + (f" ({', '.join(roles)})" if roles else "")
+    """The English words prove() uses for the formation."""
+    return formation_words(shown)
 
 
 def check_side(state: GameState, seat: int, stone: int, shown: Shown) -> None:
@@ -124,3 +124,33 @@ def test_holding_claims_give_the_page_both_formations() -> None:
         assert set(data[side]) == {"rank", "total", "cards", "troops", "bluff"}
         assert data[side]["rank"] in RANK_KEYS and len(data[side]["cards"]) == 3
         assert data[side]["troops"] == [] and data[side]["bluff"] is False
+
+
+def test_the_sentence_is_written_from_the_data() -> None:
+    """One computation (claim_proof): prove's reason and the page's text are proof_words of it."""
+    for state in random_states(ALL_SETTINGS[1], 3, claim=False):
+        for seat in (0, 1):
+            for stone in range(NUM_STONES):
+                proof = claim_proof(state, seat, stone)
+                assert proof_words(proof) == proof.text == prove(state, seat, stone).reason
+                assert proof.needed == prove(state, seat, stone).needed
+
+
+def test_four_equal_cards_under_mud_fight_are_four_of_a_kind() -> None:
+    """R7.5, R4.2: four equal cards on a Mud Fight stone are named for what they are."""
+    state = deal("tactics", hands=("1k", "2k"), board=({1: "2g 2b 2r 2y"}, {1: "1p 3b 5y 7g"}),
+                 modes={1: "MF"}, rest="out")
+    proof = claim_proof(state, 0, 0)
+    assert proof.kind == "beats" and proof.mine is not None
+    assert proof.mine.rank == "three-of-a-kind" and len(proof.mine.cards) == 4
+    assert formation_words(proof.mine) == "four of a kind 2-2-2-2"
+    assert proof.text == "your four of a kind 2-2-2-2 beats their total 16 (1-3-5-7) (R5.1)"
+    three = side_formation([parse_card(c) for c in ("2g", "2b", "2r")], 0)
+    assert three is not None and formation_words(three) == "three of a kind 2-2-2"
+
+
+def test_shown_strength_is_the_engines() -> None:
+    state = deal("tactics", hands=("1k", "2k"), board=({1: "JO 8r 9r"}, {}), rest="out")
+    shown = side_formation(state.sides[0][0], 0)
+    assert shown is not None and shown.strength == state.strength(0, 0)
+    assert formation_words(shown) == "colour-run red 7-8-9 (Joker as red 7)"

@@ -131,15 +131,24 @@ def table(
     passes: int = 0,
     bottom: str = ":",
     tactic_deck: str | None = None,
+    pad: bool = True,
 ) -> str:
-    """A position with the given table and every other card in the decks (clan deck in card order)."""
+    """A position with the given table and every other card in the decks (clan deck in card order).
+
+    With ``pad``, hands shorter than the rules allow while the decks hold cards (R3.4, R7.7) get
+    the highest clan cards left over, down to what they must hold (``_full_hand``).
+    """
     stones = board or [":"] * 9
-    used = _cards_in("/".join(stones)) + _cards_in(hands) + _cards_in(discards)
+    others = _cards_in("/".join(stones)) + _cards_in(discards)
     for stone in stones:
         if "+" in stone:
-            used += parse_cards(stone.split("+")[1].split("#")[0])
+            others += parse_cards(stone.split("+")[1].split("#")[0])
     if "place:" in phase:
-        used += parse_cards(phase.split(":")[1].split("@")[0])
+        others += parse_cards(phase.split(":")[1].split("@")[0])
+    if pad:
+        spare = [c for c in range(NUM_CLAN - 1, -1, -1) if c not in others + _cards_in(hands)]
+        hands = _padded(hands, spare, variant, turn, phase)
+    used = others + _cards_in(hands)
     clan_deck = "".join(card_str(c) for c in range(NUM_CLAN) if c not in used) or "-"
     if tactic_deck is None:
         rest = list(TACTIC_DECK) if variant in ("tactics", "expert") else []
@@ -151,10 +160,36 @@ def table(
             f"{clan_deck} {tactic_deck} {discards} {bottom}")
 
 
+_AFTER_THE_CARD = ("claim", "draw", "strategist-take", "strategist-place", "banshee", "traitor-take",
+                   "traitor-place", "over")
+
+
+def _full_hand(variant: str, seat: int, turn: int, phase: str) -> int:
+    """The cards a hand holds while the decks hold cards: full, one fewer for the mover once the card
+    of the turn has left its hand; the Recruiter's draws and returns counted."""
+    size = 7 if variant in ("tactics", "expert") else 6
+    name, _, counter = phase.partition(":")
+    if seat != turn:
+        return size
+    if name == "recruit-draw":
+        return size + 2 - int(counter)
+    if name == "recruit-return":
+        return size + int(counter)
+    return size - (name in _AFTER_THE_CARD)
+
+
+def _padded(hands: str, spare: list[int], variant: str, turn: int, phase: str) -> str:
+    parts = hands.split(":")
+    for seat in (0, 1):
+        missing = _full_hand(variant, seat, turn, phase) - len(parse_cards(parts[seat]))
+        parts[seat] += "".join(card_str(spare.pop(0)) for _ in range(max(0, missing)))
+    return ":".join(parts)
+
+
 def test_table_helper_gives_a_valid_position() -> None:
     state = parse_position(table(hands="1g2g:3g4g"))
-    assert state.hands == [[0, 1], [2, 3]]
-    assert len(state.clan_deck) == 50 and state.clan_deck == sorted(state.clan_deck)
+    assert state.hands == [[0, 1, 53, 52, 51, 50], [2, 3, 49, 48, 47, 46]]
+    assert len(state.clan_deck) == 42 and state.clan_deck == sorted(state.clan_deck)
 
 
 def test_star_decides_a_tie_of_rank_and_total() -> None:
@@ -230,7 +265,7 @@ def test_over_position_has_the_match_result() -> None:
 
 def test_cards_are_read_case_insensitively_and_written_canonically() -> None:
     text = table(hands="1G2g:4B3g")
-    assert format_position(parse_position(text)).split()[10] == "1g2g:4b3g"
+    assert format_position(parse_position(text)).split()[10] == table(hands="1g2g:4b3g").split()[10]
 
 
 def test_docs_worked_example_parses_and_round_trips() -> None:
@@ -325,7 +360,8 @@ def test_not_text() -> None:
     ("text", "match"),
     [
         (table(hands="1g2g:1g4g"), r"1g appears twice \(seat 0's hand, seat 1's hand\)"),
-        (_with(10, "1g:3g4g", table(hands="1g2g:3g4g")), r"missing cards: 2g \(every card must be somewhere"),
+        (_with(10, _GOOD.split()[10].replace("2g", ""), _GOOD),
+         r"missing cards: 2g \(every card must be somewhere"),
         (table(hands="JO:JO", variant="tactics", tactic_deck="JOSPSHBBMFSTBATRRE"),
          r"JO appears 3 times .*there are two Jokers"),
         (table(hands="JO:", variant="base"),
@@ -361,8 +397,8 @@ def test_not_text() -> None:
         (table(_board("1g2g3g:#0", "1b2b3b:#0", "1r2r3r:#0"), phase="over", results="0a.0000-----"),
          r"last round's result must match the stones' owners"),
         (table(hands="1g2g3g4g5g6g7g:"), r"hands: seat 0 holds 7 cards, more than 6"),
-        (table(hands="1k:", phase="draw", variant="tactics", tactic_deck="-",
-               discards="JOJOSPSH:STBATRRE", board=_board(":+BBMF"), tactics="5:5"),
+        (table(hands="1k:JOJOSPSH", phase="draw", variant="tactics", tactic_deck="-",
+               discards="ST:BATRRE", board=_board(":+BBMF"), tactics="3:3"),
          r"phase draw: a choice of deck needs both decks to hold cards"),
         (table(hands="1k2k3k4k5k6k7k:", phase="draw", variant="tactics"),
          r"phase draw: seat 0's hand is full"),
@@ -378,8 +414,8 @@ def test_not_text() -> None:
         (table(variant="tactics", bottom=":0"), r"bottom: seat 0 put cards under the decks without"),
         (table(variant="tactics", bottom="000:", discards="RE:", tactics="1:0"),
          r"bottom: the Recruiter puts back two cards, not 3"),
-        (table(variant="tactics", hands="1k:", phase="recruit-return:2", discards="RE:", tactics="1:0"),
-         r"phase recruit-return: seat 0 has fewer than 2 cards to return"),
+        (table(variant="tactics", hands="1k:", phase="recruit-return:2", discards="RE:", tactics="1:0",
+               pad=False), r"hands: seat 0 holds 1 cards, fewer than 9"),
         (table(variant="tactics", hands="ST:", phase="strategist-place:BB@1", discards="ST:"),
          r"the held card BB is not a clan card or an elite troop"),
     ],
@@ -437,3 +473,78 @@ def test_a_damaged_position_is_refused_or_playable(
         if state.is_over:
             break
         state.apply(A.ACTIONS[_random_step(state, rng)])
+
+
+# ---------------------------------------------------------------------- what hands and discard piles hold
+
+
+def _mid_ruse(hand: str, phase: str, ruse: str, board: list[str] | None = None) -> str:
+    """Seat 0 in the middle of playing ``ruse`` with ``hand``; seat 1's hand is full."""
+    return table(board, hands=f"{hand}:1b2b3b4b5b6b7b", variant="tactics", phase=phase, discards=f"{ruse}:",
+                 tactics="1:0", pad=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        (table(discards="5g:"), r"discards: seat 0's pile holds 5g, 1 cards besides ruses, but only its "
+                                r"Strategist \(R7.8\) and the other seat's Banshee \(R7.9\) put cards"),
+        (table(variant="tactics", discards="5g5b:BA", tactics="0:1"), r"seat 0's pile holds 5g5b, 2 cards"),
+        (table(variant="tactics", discards="JO:", tactics="1:0"), r"seat 0's pile holds JO, 1 cards"),
+        (table(variant="tactics", discards="ST5g:", tactics="1:0", phase="strategist-take"),
+         r"seat 0's pile holds 5g, 1 cards besides ruses.*\(0 here\)"),
+        (table(hands="1g2g:3g4g", pad=False), r"hands: seat 0 holds 2 cards, fewer than 6: with 50 cards"),
+        (table(hands="1g2g3g4g5g6g:1b2b3b4b5b", pad=False), r"seat 1 holds 5 cards, fewer than 6"),
+        (table(variant="tactics", hands="1g2g3g4g5g6g:1b2b3b4b5b6b7b", pad=False),
+         r"seat 0 holds 6 cards, fewer than 7"),
+        (table(hands="1g2g3g4g:1b2b3b4b5b6b", phase="claim", pad=False),
+         r"seat 0 holds 4 cards, fewer than 5"),
+        (_mid_ruse("1g2g3g4g5g6g7g", "strategist-take", "ST", board=_board("8g:")),
+         r"seat 0 holds 7 cards, more than 6"),
+        (_mid_ruse("1g2g3g4g5g6g7g", "recruit-draw:1", "RE"), r"seat 0 holds 7 cards, fewer than 8"),
+        (_mid_ruse("1g2g3g4g5g6g7g8g9g", "recruit-draw:1", "RE"), r"seat 0 holds 9 cards, more than 8"),
+        (_mid_ruse("1g2g3g4g5g6g7g8g", "recruit-return:2", "RE"), r"seat 0 holds 8 cards, fewer than 9"),
+    ],
+)
+def test_unreachable_hands_and_discard_piles_are_refused(text: str, match: str) -> None:
+    """R3.4, R7.6-R7.9: see docs/notation.md (Hands, Discard piles)."""
+    with pytest.raises(NotationError, match=match):
+        parse_position(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        table(variant="tactics", discards="5g:BA", tactics="0:1"),
+        table(variant="tactics", discards="ST5g4b:BA", tactics="1:1"),
+        table(variant="tactics", hands="1g2g3g4g5g6g:1b2b3b4b5b6b7b", discards="RE:", tactics="1:0",
+              pad=False),
+        table(hands="1g2g3g4g5g:1b2b3b4b5b6b", phase="claim", board=_board("7r8r9r:"), pad=False),
+        table(board=_board("1g2g3g:#0", "1b2b3b:#0", "1r2r3r:#0"), phase="over", results="0a.000------",
+              hands="4g5g6g7g8g:4b5b6b7b8b9b", pad=False),
+    ],
+)
+def test_reachable_hands_and_discard_piles_are_read(text: str) -> None:
+    """R7.7: a seat whose Recruiter drew the decks' last card may be one short; R7.8, R7.9: what a
+    Strategist discarded or a Banshee banished; R3.3: the mover's hand after its card, before its draw."""
+    assert format_position(parse_position(text)) == text
+
+
+def test_a_recruiter_that_draws_the_last_card_leaves_a_hand_one_short() -> None:
+    """R7.7, R3.4: with one card left, the Recruiter draws it, returns two and the turn draws one back:
+    seat 0 ends its turn one card short with a card in the deck, and the position says so."""
+    stones = ["8g9g1b*:2b3b4b", "5b6b7b*:8b9b1r", "2r3r4r*:5r6r7r", "8r9r1y*:2y3y4y", "5y6y7y*:8y9y1p",
+              "2p3p4p*:5p6p7p", "8p9p1k*:2k3k4k", "5k6k:7k8k9k", ":"]
+    text = (f"tactics 1/1 0 5 - 0 play 0 1:1 {'/'.join(stones)} RE1g2g3g4g5g6g:JOJOSPSHBBMFST 7g - TR:BA :")
+    state = parse_position(text)
+    state.play("RE", "return 1g", "return 2g")
+    if state.phase == Phase.CLAIM:
+        state.apply("done")
+    assert state.turn == 1 and len(state.hands[0]) == 6 and len(state.clan_deck) == 1
+    after = format_position(state)
+    assert format_position(parse_position(after)) == after
+    fields = after.split(" ")
+    hand, rest = fields[10].split(":")
+    fields[10], fields[11] = f"{hand[2:]}:{rest}", hand[:2] + fields[11]
+    with pytest.raises(NotationError, match=r"seat 0 holds 5 cards, fewer than 6"):
+        parse_position(" ".join(fields))

@@ -1,5 +1,4 @@
-"""Scenario tests of the tactics variant, R7 of docs/rules.md (and R4.7, R5.2, R5.3 where tactic cards
-touch them).
+"""Scenario tests of the tactics variant, R7 of docs/rules.md (and R4.7, R5.2, R5.3 where tactics touch them).
 
 Positions are dealt with ``tests.scenario.deal``; seat 0 moves first unless a test
 says otherwise. Both decks usually hold cards, so a turn ends with a draw choice;

@@ -51,11 +51,9 @@ for a seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import permutations
 
-from ..engine import Action, Kind, parse_card
+from ..engine import Action, Kind, Phase
 from ..engine.actions import TACTIC_DECK
 from ..engine.cards import (
     BANSHEE,
@@ -72,7 +70,6 @@ from ..engine.cards import (
     STRATEGIST,
     TRAITOR,
 )
-from ..engine.cards import TACTIC_DECK as TACTIC_CARDS
 from ..engine.formations import (
     COLOUR,
     COLOUR_RUN,
@@ -88,10 +85,8 @@ from ..engine.formations import (
     total_of,
 )
 from ..engine.view import View
+from .board import ME, NOBODY, THEM, Board
 from .simple import forced_action, legal_of
-
-ME, THEM, NOBODY = 0, 1, -1
-"""Seats relative to the bot, and no seat."""
 
 DRAW_SHARE = 0.5
 """The share of its future draws a player is expected to get in time to use on a given side."""
@@ -138,7 +133,6 @@ KEEP_TACTIC: dict[int, float] = {
 POOR_HAND = 0.05
 """A best clan play scoring below this makes the hand poor: the Recruiter is then worth its gap."""
 
-_ALL_CLAN = (1 << NUM_CLAN) - 1
 _START_DECK = 40
 """The clan cards left in the deck near the start of a round (scales TACTIC_EARLY)."""
 
@@ -146,98 +140,6 @@ Dist = tuple[tuple[int, float], ...]
 """A side's formation distribution: ``(strength, chance)`` pairs, strongest first, chances summing to 1."""
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
 """A stone's two sides, the bot's first."""
-
-
-# ---------------------------------------------------------------- reading the view
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The table as the heuristic bot reads it from its view: cards as ints, seat-relative.
-
-    ``sides[ME]`` / ``sides[THEM]`` list each stone's cards; ``owner`` is ME, THEM or NOBODY;
-    ``first`` is who completed a side first on each stone (NOBODY when no side is complete);
-    ``unseen`` is the mask of clan cards the bot cannot see; ``their_hand`` the opponent's
-    (clan, tactic) card counts; ``held`` the card a Strategist or Traitor has taken (-1: none).
-    """
-
-    sides: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
-    size: tuple[int, ...]
-    bluff: tuple[bool, ...]
-    owner: tuple[int, ...]
-    first: tuple[int, ...]
-    hand: tuple[int, ...]
-    unseen: int
-    unseen_tactics: tuple[int, ...]
-    clan_deck: int
-    their_hand: tuple[int, int]
-    tactics_played: tuple[int, int]
-    expert: bool
-    held: int
-    phase: str
-
-    @staticmethod
-    def of(seen: View) -> Board:
-        """Read a view of seat 0 or 1 (not a spectator's)."""
-        assert seen.seat is not None and seen.hand is not None, "a bot plays a seat"
-        me = seen.seat
-        raw = [[tuple(parse_card(c) for c in stone.cards[s]) for stone in seen.stones] for s in (0, 1)]
-        hand = tuple(parse_card(c) for c in seen.hand)
-        visible = [c for side in raw for cards in side for c in cards]
-        visible += [parse_card(c) for pile in seen.discards for c in pile] + list(hand)
-        if seen.held is not None:
-            visible.append(parse_card(seen.held))
-        return Board(
-            sides=(tuple(raw[me]), tuple(raw[1 - me])),
-            size=tuple(4 if "MF" in stone.modes else 3 for stone in seen.stones),
-            bluff=tuple("BB" in stone.modes for stone in seen.stones),
-            owner=tuple(_relative(stone.owner, me) for stone in seen.stones),
-            first=tuple(_relative(stone.first, me) for stone in seen.stones),
-            hand=hand,
-            unseen=_ALL_CLAN & ~_mask(c for c in visible if c < NUM_CLAN),
-            unseen_tactics=_unseen_tactics(visible) if seen.variant in ("tactics", "expert") else (),
-            clan_deck=seen.clan_deck,
-            their_hand=seen.hand_sizes[1 - me],
-            tactics_played=(seen.tactics_played[me], seen.tactics_played[1 - me]),
-            expert=seen.variant.startswith("expert"),
-            held=-1 if seen.held is None else parse_card(seen.held),
-            phase=seen.phase,
-        )
-
-    @property
-    def hand_mask(self) -> int:
-        """The clan cards of the bot's own hand, as a mask."""
-        return _mask(c for c in self.hand if c < NUM_CLAN)
-
-    def open_stones(self) -> list[int]:
-        """The unclaimed stones whose side for the bot has room (R3.1)."""
-        side = self.sides[ME]
-        return [s for s in range(NUM_STONES) if self.owner[s] == NOBODY and len(side[s]) < self.size[s]]
-
-    def unclaimed(self) -> list[int]:
-        """The stones nobody has claimed."""
-        return [s for s in range(NUM_STONES) if self.owner[s] == NOBODY]
-
-
-def _relative(seat: int, me: int) -> int:
-    if seat < 0:
-        return NOBODY
-    return ME if seat == me else THEM
-
-
-def _mask(cards: Iterable[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-def _unseen_tactics(visible: list[int]) -> tuple[int, ...]:
-    left = list(TACTIC_CARDS)
-    for card in visible:
-        if card >= NUM_CLAN and card in left:
-            left.remove(card)
-    return tuple(left)
 
 
 # ---------------------------------------------------------------- card chances
@@ -761,7 +663,8 @@ class Policy:
         if kind == Kind.DRAW:
             return self.draw_score(card)
         if kind == Kind.TAKE:
-            return self.take_score(card, stone, STRATEGIST if self.b.phase == "STRATEGIST_TAKE" else TRAITOR)
+            ruse = STRATEGIST if self.b.phase == Phase.STRATEGIST_TAKE else TRAITOR
+            return self.take_score(card, stone, ruse)
         if kind == Kind.PLACE:
             return self.j.place_gain(self.b.held, stone)
         if kind == Kind.BANISH:

@@ -32,21 +32,14 @@ import random
 from collections import Counter
 
 from ..engine import GameState, parse_position
-from ..engine.cards import NUM_CLAN, TACTIC_DECK, cards_str, parse_card
-from ..engine.position import EMPTY
+from ..engine.cards import BLUFF, MODE_BLUFF, MODE_MUD, MUD, NUM_CLAN, TACTIC_DECK, cards_str
+from ..engine.numeric import NumericView
+from ..engine.position import EMPTY, REASON_LETTERS
 from ..engine.state import Reason
-from ..engine.view import RoundView, StoneView, Under, View
+from ..engine.view import RoundView, StoneView, View
 
 SEED_RANGE = 1 << 31
 """Sampled states get a seed drawn uniformly below this."""
-
-_REASON_LETTERS = {
-    Reason.ADJACENT: "a",
-    Reason.FIVE: "f",
-    Reason.MORE_STONES: "m",
-    Reason.EQUAL_STONES: "e",
-    Reason.FORFEIT: "x",
-}
 
 
 def determinize(seen: View, rng: random.Random) -> GameState:
@@ -66,11 +59,12 @@ class Sampler:
             raise ValueError("a determinization needs a seat's view, not a spectator's")
         self.seat = seen.seat
         self.opp = 1 - seen.seat
-        self._hand = [parse_card(c) for c in seen.hand]
-        visible = _visible(seen, self._hand)
+        numbers = NumericView.of(seen)
+        self._hand = list(numbers.hand)
+        visible = _visible(numbers)
         clan_unseen, tactic_unseen = _unseen(seen, visible)
-        fixed = [_fixed(seen.under_clan), _fixed(seen.under_tactic)]
-        self._forced = _forced_in_opponent_hand(seen, visible, fixed)
+        fixed = [dict(numbers.under[0]), dict(numbers.under[1])]
+        self._forced = _forced_in_opponent_hand(numbers, visible, fixed)
         for card in [c for deck in fixed for c in deck.values()] + self._forced:
             (clan_unseen if card < NUM_CLAN else tactic_unseen).remove(card)
         self._free = (clan_unseen, tactic_unseen)
@@ -82,7 +76,7 @@ class Sampler:
         self._deck_free = [[i for i in range(sizes[d]) if i not in fixed[d]] for d in (0, 1)]
         if any(len(self._free[d]) != self._opp_counts[d] + len(self._deck_free[d]) for d in (0, 1)):
             raise ValueError("the view's card counts do not add up: it cannot be determinized")
-        self._returned = _returned_by(seen, fixed)
+        self._returned = _returned_by(seen, numbers, fixed)
         self._seen = seen
         self._template = parse_position(self._position(random.Random(0)))
 
@@ -134,15 +128,13 @@ class Sampler:
         return " ".join(fields)
 
 
-def _visible(seen: View, hand: list[int]) -> list[int]:
-    cards = list(hand)
-    for stone in seen.stones:
-        cards += [parse_card(c) for side in stone.cards for c in side]
-        cards += [parse_card(code) for code in stone.modes]
-    cards += [parse_card(c) for pile in seen.discards for c in pile]
-    if seen.held is not None:
-        cards.append(parse_card(seen.held))
-    return cards
+def _visible(numbers: NumericView) -> list[int]:
+    """Every card in sight: the seat's hand, the sides, the combat modes, the discard piles, the held card."""
+    cards = list(numbers.hand)
+    cards += [c for side in numbers.sides for stone in side for c in stone]
+    cards += [card for bit, card in ((MODE_BLUFF, BLUFF), (MODE_MUD, MUD)) for m in numbers.modes if m & bit]
+    cards += [*numbers.discards[0], *numbers.discards[1]]
+    return cards + ([numbers.held] if numbers.held >= 0 else [])
 
 
 def _unseen(seen: View, visible: list[int]) -> tuple[list[int], list[int]]:
@@ -157,53 +149,36 @@ def _unseen(seen: View, visible: list[int]) -> tuple[list[int], list[int]]:
     return [c for c in cards if c < NUM_CLAN], [c for c in cards if c >= NUM_CLAN]
 
 
-def _fixed(under: tuple[Under, ...]) -> dict[int, int]:
-    """The seat's own Recruiter returns in one deck: position from the bottom -> card."""
-    return {item.from_bottom: parse_card(item.card) for item in under}
-
-
-def _returns(seen: View, seat: int) -> list[str]:
-    """The notation of the cards ``seat`` returned with the Recruiter this round, as ``seen`` shows them.
-
-    ``return 7b`` reads ``7b``; a return the view redacts reads ``clan`` or ``tactic``.
-    """
-    if "RE" not in seen.discards[seat]:
-        return []
-    moves = list(zip(seen.history, seen.movers, strict=True))
-    start = max(i for i, (move, who) in enumerate(moves) if move == "RE" and who == seat)
-    mine = [move for move, who in moves[start:] if who == seat and move.startswith("return ")]
-    return [move.split(" ", 1)[1] for move in mine]
-
-
-def _forced_in_opponent_hand(seen: View, visible: list[int], fixed: list[dict[int, int]]) -> list[int]:
+def _forced_in_opponent_hand(
+    numbers: NumericView, visible: list[int], fixed: list[dict[int, int]]
+) -> list[int]:
     """The seat's own returns that have left the decks unseen: only the opponent can hold them.
 
     Of ``g`` returned copies of a card gone from the decks, at most ``v`` (the visible
     copies) are in sight, so at least ``g - v`` are in the opponent's hand (R7.7).
     """
-    assert seen.seat is not None
-    gone = Counter(parse_card(text) for text in _returns(seen, seen.seat))
+    assert numbers.seat is not None
+    gone = Counter(card for _, card in numbers.returns[numbers.seat])
     gone.subtract(c for deck in fixed for c in deck.values())
     shown = Counter(visible)
     return sorted(card for card, g in gone.items() for _ in range(max(0, g - shown[card])))
 
 
-def _returned_by(seen: View, fixed: list[dict[int, int]]) -> list[list[int]]:
+def _returned_by(seen: View, numbers: NumericView, fixed: list[dict[int, int]]) -> list[list[int]]:
     """For each deck, bottom up, which seat put each bottom card there (R7.7), as far as public."""
     assert seen.seat is not None
     if any(fixed):
         return [[seen.seat] * len(deck) for deck in fixed]
     opp = 1 - seen.seat
-    moves = _returns(seen, opp)
     sizes = (seen.clan_deck, seen.tactic_deck)
-    counts = [sum(1 for m in moves if m == name) for name in ("clan", "tactic")]
+    counts = [sum(1 for deck, _ in numbers.returns[opp] if deck == d) for d in (0, 1)]
     return [[opp] * min(counts[d], sizes[d]) for d in (0, 1)]
 
 
 def _outcome_text(outcome: RoundView) -> str:
     winner = "=" if outcome.winner is None else str(outcome.winner)
     stones = "".join("-" if s < 0 else str(s) for s in outcome.stones)
-    return f"{winner}{_REASON_LETTERS[outcome.reason]}.{stones}"
+    return f"{winner}{REASON_LETTERS[Reason(outcome.reason)]}.{stones}"
 
 
 def _phase_text(seen: View) -> str:

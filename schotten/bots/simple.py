@@ -13,15 +13,14 @@ clan cards it cannot see (``formations.best_formation``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
-from ..engine import Action, GameState, Kind, parse_action, parse_card
+from ..engine import ACTIONS, Action, GameState, Kind, Phase
 from ..engine.cards import COMBAT_MODES, ELITE_TROOPS, NUM_CLAN, value_of
 from ..engine.formations import best_formation
+from ..engine.numeric import clan_mask, legal_ids
 from ..engine.view import View, view
-
-ALL_CLAN = (1 << NUM_CLAN) - 1
+from .board import ME, THEM, Board
 
 
 class Bot(Protocol):
@@ -41,7 +40,7 @@ def decide(bot: Bot, state: GameState) -> Action:
 
 def legal_of(seen: View) -> list[Action]:
     """The legal actions of a view, as Actions."""
-    return [parse_action(text) for text in seen.legal]
+    return [ACTIONS[i] for i in legal_ids(seen)]
 
 
 def _first_claim(actions: list[Action]) -> Action | None:
@@ -72,58 +71,14 @@ class RandomBot:
         return claim or self._rng.choice(actions)
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
-    """The board as the greedy bot reads it from a view: cards as ints, seat-relative."""
-
-    mine: tuple[tuple[int, ...], ...]
-    theirs: tuple[tuple[int, ...], ...]
-    size: tuple[int, ...]
-    bluff: tuple[bool, ...]
-    hand: tuple[int, ...]
-    unseen: int
-    held: int
-
-    @staticmethod
-    def of(seen: View) -> Table:
-        """Read a view of seat 0 or 1 (not a spectator's)."""
-        assert seen.seat is not None and seen.hand is not None, "a bot plays a seat"
-        me = seen.seat
-        sides = [[tuple(parse_card(c) for c in stone.cards[s]) for stone in seen.stones] for s in (0, 1)]
-        hand = tuple(parse_card(c) for c in seen.hand)
-        visible = [c for side in sides for cards in side for c in cards]
-        visible += [parse_card(c) for pile in seen.discards for c in pile] + list(hand)
-        unseen = ALL_CLAN
-        for card in visible:
-            if card < NUM_CLAN:
-                unseen &= ~(1 << card)
-        return Table(
-            mine=tuple(sides[me]),
-            theirs=tuple(sides[1 - me]),
-            size=tuple(4 if "MF" in stone.modes else 3 for stone in seen.stones),
-            bluff=tuple("BB" in stone.modes for stone in seen.stones),
-            hand=hand,
-            unseen=unseen,
-            held=-1 if seen.held is None else parse_card(seen.held),
-        )
-
-    @property
-    def hand_mask(self) -> int:
-        """The clan cards of the bot's own hand, as a mask."""
-        mask = 0
-        for card in self.hand:
-            if card < NUM_CLAN:
-                mask |= 1 << card
-        return mask
-
-    def reach(self, cards: tuple[int, ...], stone: int, pool: int, floor: int = -1) -> int:
-        """The strength of the best formation ``cards`` can reach on ``stone`` from ``pool``, or -1."""
-        if len(cards) > self.size[stone]:
-            return -1
-        clan = tuple(c for c in cards if c < NUM_CLAN)
-        wild = tuple(c for c in cards if c >= NUM_CLAN)
-        found = best_formation(clan, wild, self.size[stone], self.bluff[stone], pool, floor)
-        return -1 if found is None else found.strength
+def reach(board: Board, cards: tuple[int, ...], stone: int, pool: int, floor: int = -1) -> int:
+    """The strength of the best formation ``cards`` can reach on ``stone`` from ``pool``, or -1."""
+    if len(cards) > board.size[stone]:
+        return -1
+    clan = tuple(c for c in cards if c < NUM_CLAN)
+    wild = tuple(c for c in cards if c >= NUM_CLAN)
+    found = best_formation(clan, wild, board.size[stone], board.bluff[stone], pool, floor)
+    return -1 if found is None else found.strength
 
 
 CLAIMABLE_BONUS = 150
@@ -154,26 +109,30 @@ class GreedyBot:
         forced = forced_action(actions)
         if forced is not None:
             return forced
-        scorer = _Scorer(Table.of(seen), seen)
+        scorer = _Scorer(Board.of(seen))
         return max(actions, key=lambda a: (scorer.score(a), self._rng.random()))
 
 
 class _Scorer:
-    def __init__(self, table: Table, seen: View) -> None:
-        self.t = table
-        self.seen = seen
-        self.my_pool = table.unseen | table.hand_mask
+    """The greedy bot's scores. The card a Strategist or Traitor holds counts among the unseen
+    cards the opponent may still get, as the greedy bot has always read its view."""
+
+    def __init__(self, board: Board) -> None:
+        self.b = board
+        self.unseen = board.unseen | clan_mask([board.held] if board.held >= 0 else [])
+        self.mine, self.theirs = board.sides[ME], board.sides[THEM]
+        self.my_pool = self.unseen | board.hand_mask
         self._before: dict[int, int] = {}
         self._opp: dict[int, int] = {}
 
     def before(self, stone: int) -> int:
         if stone not in self._before:
-            self._before[stone] = self.t.reach(self.t.mine[stone], stone, self.my_pool)
+            self._before[stone] = reach(self.b, self.mine[stone], stone, self.my_pool)
         return self._before[stone]
 
     def opp(self, stone: int) -> int:
         if stone not in self._opp:
-            self._opp[stone] = self.t.reach(self.t.theirs[stone], stone, self.t.unseen)
+            self._opp[stone] = reach(self.b, self.theirs[stone], stone, self.unseen)
         return self._opp[stone]
 
     def score(self, action: Action) -> float:
@@ -183,7 +142,7 @@ class _Scorer:
                 return MODE_SCORE
             return self.gain(action.card, action.stone)
         if kind == Kind.PLACE:
-            return self.gain(self.t.held, action.stone)
+            return self.gain(self.b.held, action.stone)
         if kind == Kind.DRAW:
             return self.draw_score(action.card)
         if kind == Kind.TAKE:
@@ -196,39 +155,39 @@ class _Scorer:
 
     def gain(self, card: int, stone: int) -> float:
         """How good putting ``card`` on our side of ``stone`` is (higher clan cards first on ties)."""
-        cards = (*self.t.mine[stone], card)
+        cards = (*self.mine[stone], card)
         pool = self.my_pool & ~(1 << card) if card < NUM_CLAN else self.my_pool
-        after = self.t.reach(cards, stone, pool)
+        after = reach(self.b, cards, stone, pool)
         score: float = after - self.before(stone)
         if after > self.opp(stone):
             score += AHEAD_BONUS
-        if len(cards) == self.t.size[stone] and self._claimable(cards, stone, pool, after):
+        if len(cards) == self.b.size[stone] and self._claimable(cards, stone, pool, after):
             score += CLAIMABLE_BONUS
         if card < NUM_CLAN:
             score += value_of(card) / 100
         return score
 
     def _claimable(self, cards: tuple[int, ...], stone: int, pool: int, strength: int) -> bool:
-        theirs = self.t.theirs[stone]
-        if len(theirs) == self.t.size[stone]:
+        theirs = self.theirs[stone]
+        if len(theirs) == self.b.size[stone]:
             return strength > self.opp(stone)
-        return self.t.reach(theirs, stone, pool, strength) < 0
+        return reach(self.b, theirs, stone, pool, strength) < 0
 
     def hurt(self, card: int, stone: int) -> float:
         """How much removing ``card`` from the opponent's side of ``stone`` weakens it."""
-        rest = list(self.t.theirs[stone])
+        rest = list(self.theirs[stone])
         rest.remove(card)
-        return self.opp(stone) - self.t.reach(tuple(rest), stone, self.t.unseen)
+        return self.opp(stone) - reach(self.b, tuple(rest), stone, self.unseen)
 
     def take_score(self, card: int, stone: int) -> float:
         """Strategist takes from our side where we are furthest behind; Traitor hurts most."""
-        if self.seen.phase == "TRAITOR_TAKE":
+        if self.b.phase == Phase.TRAITOR_TAKE:
             return self.hurt(card, stone)
         return self.opp(stone) - self.before(stone)
 
     def draw_score(self, deck: int) -> float:
         """Prefer the clan deck, unless the hand holds no tactic card."""
-        has_tactic = any(c >= NUM_CLAN for c in self.t.hand)
+        has_tactic = any(c >= NUM_CLAN for c in self.b.hand)
         return 1 if deck == 1 and not has_tactic else (0 if deck == 0 else -1)
 
     def keep_score(self, card: int) -> float:

@@ -8,9 +8,10 @@ from .actions import ACTIONS, NUM_ACTIONS, Action, Kind, parse_action
 from .cards import card_name, card_str, parse_card
 from .errors import IllegalActionError, NotationError, RecordError, SchottenError
 from .explain import Proof, prove, why_illegal
+from .phases import Phase
 from .position import format_position, parse_position
 from .record import dumps_record, load_record, read_record_file, record_of, states_of, write_record_file
-from .state import VARIANTS, GameState, MatchResult, Outcome, Phase, Reason, Settings
+from .state import VARIANTS, GameState, MatchResult, Outcome, Reason, Settings
 
 __all__ = [
     "ACTIONS",

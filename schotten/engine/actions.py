@@ -23,11 +23,11 @@ Notation (stones are numbered 1-9, R1.3; cards as in ``cards``)::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
-from .cards import MUD, NUM_CLAN, NUM_STONES, RUSES, SHIELD, card_str, parse_card
-from .errors import NotationError
+from .cards import MUD, NUM_CARD_CODES, NUM_CLAN, NUM_STONES, RUSES, SHIELD, card_str, parse_card
+from .errors import NotationError, quoted
 
 
 class Kind(IntEnum):
@@ -70,12 +70,22 @@ NUM_ACTIONS = RETURN_BASE + MUD + 1 + len(_RUSE_CODES)
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One decision: its kind, the card and the stone (0-8) or deck it concerns (-1 if none)."""
+    """One decision: its kind, the card and the stone (0-8) or deck it concerns (-1 if none).
+
+    ``Action(Kind.PLAY, 15, 2)`` is the same value as ``ACTIONS[137]`` and ``parse_action("7b@3")``:
+    the id follows from the fields (see ``id_of``), and fields that make no action raise
+    NotationError.
+    """
 
     kind: Kind
     card: int = -1
     stone: int = -1
-    id: int = -1
+    id: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        kind = _kind(self.kind)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "id", id_of(kind, self.card, self.stone))
 
     def __str__(self) -> str:
         return _TEXT[self.id]
@@ -94,6 +104,63 @@ class Action:
         if not 0 <= action_id < NUM_ACTIONS:
             raise NotationError(f"{action_id} is not an action id (0..{NUM_ACTIONS - 1})")
         return ACTIONS[action_id]
+
+
+_CARD_AT_BASES: dict[Kind, tuple[int, int]] = {
+    Kind.PLAY: (PLAY_BASE, _PLAYABLE_ON_STONE),
+    Kind.TAKE: (TAKE_BASE, _ON_SIDE),
+    Kind.BANISH: (BANISH_BASE, _ON_SIDE),
+}
+"""The kinds naming a card on a stone: their first id and how many card codes they take."""
+_STONE_BASES: dict[Kind, int] = {Kind.CLAIM: CLAIM_BASE, Kind.PLACE: PLACE_BASE}
+_LONE_IDS: dict[Kind, int] = {Kind.PASS: PASS_ID, Kind.DONE: DONE_ID, Kind.DISCARD: DISCARD_ID}
+_FIELDS_HELP: dict[Kind, str] = {
+    Kind.PLAY: "a card 0-58 (clan card, elite troop or combat mode) and a stone 0-8",
+    Kind.TAKE: "a card 0-56 (clan card or elite troop) and a stone 0-8",
+    Kind.BANISH: "a card 0-56 (clan card or elite troop) and a stone 0-8",
+    Kind.CLAIM: "a stone 0-8 and no card (-1)",
+    Kind.PLACE: "a stone 0-8 and no card (-1)",
+    Kind.RUSE: "a ruse's card (59-62) and no stone (-1)",
+    Kind.DRAW: "a deck as its card (0 clan, 1 tactic) and no stone (-1)",
+    Kind.RETURN: "a card 0-62 and no stone (-1)",
+}
+
+
+def _kind(kind: object) -> Kind:
+    if isinstance(kind, Kind):
+        return kind
+    if isinstance(kind, int) and not isinstance(kind, bool) and kind in Kind._value2member_map_:
+        return Kind(kind)
+    raise NotationError(f"{quoted(kind)} is not a kind of action: one of {', '.join(k.name for k in Kind)}")
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def id_of(kind: Kind, card: int = -1, stone: int = -1) -> int:
+    """The id of the action of these fields; NotationError if they make no action."""
+    if _whole(card) and _whole(stone):
+        if kind in _CARD_AT_BASES:
+            base, codes = _CARD_AT_BASES[kind]
+            if 0 <= card < codes and 0 <= stone < NUM_STONES:
+                return base + card * NUM_STONES + stone
+        elif kind in _STONE_BASES:
+            if card == -1 and 0 <= stone < NUM_STONES:
+                return _STONE_BASES[kind] + stone
+        elif stone == -1:
+            if kind == Kind.RUSE and card in RUSES:
+                return RUSE_BASE + _RUSE_CODES.index(card)
+            if kind == Kind.DRAW and card in (CLAN_DECK, TACTIC_DECK):
+                return DRAW_BASE + card
+            if kind == Kind.RETURN and 0 <= card < NUM_CARD_CODES:
+                return RETURN_BASE + card
+            if kind in _LONE_IDS and card == -1:
+                return _LONE_IDS[kind]
+    takes = _FIELDS_HELP.get(kind, "no card and no stone (-1 for both)")
+    name = kind.name.lower()
+    raise NotationError(f"{name} with card {quoted(card)} and stone {quoted(stone)} is not an action: "
+                        f"{name} takes {takes}")
 
 
 def play_id(card: int, stone: int) -> int:
@@ -162,8 +229,9 @@ def _text(action: Action) -> str:
 def _build() -> list[Action]:
     actions: list[Action | None] = [None] * NUM_ACTIONS
 
-    def add(action_id: int, kind: Kind, card: int = -1, stone: int = -1) -> None:
-        actions[action_id] = Action(kind, card, stone, action_id)
+    def add(number: int, kind: Kind, card: int = -1, stone: int = -1) -> None:
+        actions[number] = Action(kind, card, stone)
+        assert actions[number].id == number  # type: ignore[union-attr]
 
     for stone in range(NUM_STONES):
         for card in range(_PLAYABLE_ON_STONE):
@@ -233,13 +301,13 @@ HELP = (
 def _stone(text: str) -> int:
     if len(text) == 1 and text in "123456789":
         return int(text) - 1
-    raise NotationError(f"{text!r} is not a stone: stones are numbered 1 to 9")
+    raise NotationError(f"{quoted(text)} is not a stone: stones are numbered 1 to 9")
 
 
 def _card_at(text: str, kind: Kind, base: int, limit: int, what: str) -> Action:
     found = _CARD_AT.match(text)
     if not found:
-        raise NotationError(f"{text!r}: expected a card and a stone like 7b@3")
+        raise NotationError(f"{quoted(text)}: expected a card and a stone like 7b@3")
     card, stone = parse_card(found.group(1)), _stone(found.group(2))
     if card >= limit:
         raise NotationError(f"{card_str(card)} cannot be {what}")
@@ -263,7 +331,7 @@ def parse_action(text: str) -> Action:
     if word == "to":
         return ACTIONS[place_id(_stone(rest))]
     if word == "draw":
-        raise NotationError(f"{text!r}: draw from 'clan' or 'tactic'")
+        raise NotationError(f"{quoted(text)}: draw from 'clan' or 'tactic'")
     if word == "take":
         return _card_at(rest, Kind.TAKE, TAKE_BASE, _ON_SIDE, "taken from a stone")
     if word == "banish":
@@ -276,6 +344,6 @@ def parse_action(text: str) -> Action:
         card = parse_card(clean)
         if card in RUSES:
             return ACTIONS[ruse_id(card)]
-        raise NotationError(f"{text!r}: say where to play it, like {card_str(card)}@3")
-    raise NotationError(f"{text!r} is not an action: {HELP}")
+        raise NotationError(f"{quoted(text)}: say where to play it, like {card_str(card)}@3")
+    raise NotationError(f"{quoted(text)} is not an action: {HELP}")
 

@@ -8,7 +8,7 @@ tactic card is a two-letter code (``JO`` is a Joker).
 
 from __future__ import annotations
 
-from .errors import NotationError
+from .errors import NotationError, quoted
 
 COLOURS: tuple[str, ...] = ("green", "blue", "red", "yellow", "purple", "pink")
 COLOUR_LETTERS: str = "gbrypk"
@@ -111,7 +111,7 @@ def parse_card(text: str) -> int:
     if len(token) == 2 and token[0] in "123456789" and token[1].lower() in COLOUR_LETTERS:
         return clan(int(token[0]), COLOUR_LETTERS.index(token[1].lower()))
     raise NotationError(
-        f"{text!r} is not a card: write a value 1-9 and a colour letter "
+        f"{quoted(text)} is not a card: write a value 1-9 and a colour letter "
         f"({', '.join(f'{c}={n}' for c, n in zip(COLOUR_LETTERS, COLOURS, strict=True))}), "
         f"e.g. 7b, or a tactic code ({', '.join(TACTIC_CODES.values())})"
     )
@@ -129,5 +129,5 @@ def parse_cards(text: str) -> list[int]:
     for i in range(0, len(token), 2):
         cards.append(parse_card(token[i : i + 2]))
     if len(token) % 2:
-        raise NotationError(f"{text!r} is not a list of cards: each card takes two characters")
+        raise NotationError(f"{quoted(text)} is not a list of cards: each card takes two characters")
     return cards

@@ -6,7 +6,8 @@ class SchottenError(Exception):
 
 
 class NotationError(SchottenError, ValueError):
-    """Text that is not well-formed notation (an action, a card, a position)."""
+    """Text that is not well-formed notation (an action, a card, a position), or an action
+    built from fields that make none."""
 
 
 class IllegalActionError(SchottenError):
@@ -15,3 +16,9 @@ class IllegalActionError(SchottenError):
 
 class RecordError(SchottenError, ValueError):
     """A game record that is corrupt, tampered with or of an unknown version."""
+
+
+def quoted(value: object, most: int = 60) -> str:
+    """``repr(value)`` for an error message, cut after ``most`` characters (input may be huge)."""
+    text = repr(value)
+    return text if len(text) <= most else text[:most] + "…"

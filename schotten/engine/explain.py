@@ -1,19 +1,28 @@
-"""Explanations: the claim proof in words (R5) and why an action is not legal now.
+"""Explanations: the claim proof (R5) as data and in words, formations as data, and why an
+action is not legal now.
 
-Everything here reads only what both players may know (R10.1): the board, the
-discard piles and the mask of unseen clan cards. An explanation never says where
-an unseen card is (a hand or the deck), so it is safe to show either player.
+The claim proof is computed once, as data (``claim_proof``: its kind and both formations);
+``proof_words`` writes the English sentence from that data and ``prove`` gives both. A page
+can put the same data in any language.
+
+Everything here reads only what both players may know (R10.1): the board, the discard
+piles and the mask of unseen clan cards, and for ``why_illegal`` the mover's own hand. An
+explanation never says where an unseen card is (a hand or the deck), so it is safe to show
+either player. It reads a game through ``Table``, the part of ``GameState`` it needs, so
+that ``state`` can import this module and not the other way round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, Protocol
 
 from .actions import Action, Kind
 from .cards import (
     BLUFF,
+    COLOURS,
     JOKER,
     MODE_BLUFF,
     MODE_MUD,
@@ -25,10 +34,44 @@ from .cards import (
     card_name,
     card_str,
     colour_of,
+    parse_card,
     value_of,
 )
-from .formations import Formation, best_formation, describe, rank_of, total_of
-from .state import GameState, Phase
+from .formations import RANK_SHIFT, Formation, best_formation, rank_of, total_of
+from .phases import Phase
+
+
+class _Rules(Protocol):
+    @property
+    def expert(self) -> bool: ...
+
+
+class Table(Protocol):
+    """What an explanation reads of a game (``GameState`` has it all): see ``GameState``."""
+
+    @property
+    def settings(self) -> _Rules: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hands(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def sides(self) -> Sequence[Sequence[Sequence[int]]]: ...
+    @property
+    def modes(self) -> Sequence[int]: ...
+    @property
+    def owner(self) -> Sequence[int]: ...
+    @property
+    def pool(self) -> int: ...
+    @property
+    def tactics_played(self) -> Sequence[int]: ...
+    def capacity(self, stone: int) -> int: ...
+    def is_complete(self, seat: int, stone: int) -> bool: ...
+    def strength(self, seat: int, stone: int) -> int: ...
+    def beats(self, seat: int, stone: int) -> bool: ...
+
 
 PHASE_TASKS: dict[Phase, str] = {
     Phase.PLAY: "play a card (or pass if none can be played)",
@@ -44,103 +87,38 @@ PHASE_TASKS: dict[Phase, str] = {
     Phase.OVER: "nothing: the game is over",
 }
 
-
-@dataclass(frozen=True, slots=True)
-class Proof:
-    """The claim proof for one seat and stone: whether it holds and why, in words.
-
-    ``needed`` lists the unseen clan cards a refuting completion would need.
-    """
-
-    stone: int
-    seat: int
-    holds: bool
-    reason: str
-    needed: tuple[int, ...] = ()
-
-
-def _side_cards(state: GameState, seat: int, stone: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    side = state.sides[seat][stone]
-    return tuple(c for c in side if c < NUM_CLAN), tuple(c for c in side if c >= NUM_CLAN)
-
-
-def _formation_text(state: GameState, stone: int, clan: tuple[int, ...], found: Formation,
-                    wild: tuple[int, ...]) -> str:
-    bluff = bool(state.modes[stone] & MODE_BLUFF)
-    cards = clan + found.added + found.wild_as
-    text = describe(found.strength, cards, bluff)
-    roles = [f"{TACTIC_NAMES[w]} as {card_name(c)}" for w, c in zip(wild, found.wild_as, strict=True)]
-    return text + (f" ({', '.join(roles)})" if roles else "")
-
-
-def _side_text(state: GameState, seat: int, stone: int) -> str:
-    clan, wild = _side_cards(state, seat, stone)
-    found = best_formation(clan, wild, state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF), 0)
-    assert found is not None
-    return _formation_text(state, stone, clan, found, wild)
-
-
-def prove(state: GameState, seat: int, stone: int) -> Proof:
-    """Whether ``seat`` may claim ``stone`` now (R5), with the reason in words."""
-    name = f"stone {stone + 1}"
-    if not 0 <= stone < NUM_STONES:
-        return Proof(stone, seat, False, f"there is no stone {stone + 1}: stones are 1 to 9")
-    if state.owner[stone] >= 0:
-        who = "you" if state.owner[stone] == seat else "your opponent"
-        return Proof(stone, seat, False, f"{name} is already claimed by {who} (R5.3)")
-    size = state.capacity(stone)
-    held = len(state.sides[seat][stone])
-    if held < size:
-        return Proof(stone, seat, False, f"your side of {name} holds {held} of {size} cards (R5)")
-    mine = _side_text(state, seat, stone)
-    if state.is_complete(1 - seat, stone):
-        return _compare(state, seat, stone, mine)
-    return _prove_incomplete(state, seat, stone, mine)
-
-
-def _compare(state: GameState, seat: int, stone: int, mine: str) -> Proof:
-    theirs = _side_text(state, 1 - seat, stone)
-    if state.beats(seat, stone):
-        if state.strength(seat, stone) == state.strength(1 - seat, stone):
-            why = f"your {mine} ties their {theirs} and you completed first (R4.6)"
-        else:
-            why = f"your {mine} beats their {theirs} (R5.1)"
-        return Proof(stone, seat, True, why)
-    if state.strength(seat, stone) == state.strength(1 - seat, stone):
-        why = f"your {mine} ties their {theirs} but they completed first (R4.6)"
-    else:
-        why = f"their {theirs} beats your {mine} (R4)"
-    return Proof(stone, seat, False, why)
-
-
-def _prove_incomplete(state: GameState, seat: int, stone: int, mine: str) -> Proof:
-    clan, wild = _side_cards(state, 1 - seat, stone)
-    size, bluff = state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF)
-    found = best_formation(clan, wild, size, bluff, state.pool, state.strength(seat, stone))
-    if found is not None:
-        text = _formation_text(state, stone, clan, found, wild)
-        missing = " and ".join(card_name(c) for c in found.added)
-        seen = "are" if len(found.added) > 1 else "is"
-        why = f"their side can still make {text}, which beats your {mine}"
-        if missing:
-            why += f": {missing} {seen} not visible yet (R5.2)"
-        return Proof(stone, seat, False, why + ("" if missing else " (R5.2)"), found.added)
-    best = best_formation(clan, wild, size, bluff, state.pool)
-    if best is None:
-        why = (f"your {mine} wins: their side cannot be completed, too few clan cards "
-               f"remain unseen (R5.2)")
-    else:
-        text = _formation_text(state, stone, clan, best, wild)
-        why = (f"your {mine} cannot be beaten: the best their side can still make is "
-               f"{text} (R5.2)")
-    return Proof(stone, seat, True, why)
-
-
 RANK_KEYS = ("sum", "run", "colour", "three-of-a-kind", "colour-run")
 """The formation ranks (SUM .. COLOUR_RUN) as keys for a page to translate."""
 
-CLAIM_KINDS = ("beats", "ties_first", "unbeatable", "incompletable")
+_RANK_WORDS = ("total", "run", "colour", "three of a kind", "colour-run")
+
+
+class ClaimKind(StrEnum):
+    """Why a claim holds (the first four) or why it does not (R5)."""
+
+    BEATS = "beats"
+    """R5.1: both sides complete, and the seat's is stronger."""
+    TIES_FIRST = "ties_first"
+    """R4.6: both sides complete, equal, and the seat's was completed first."""
+    UNBEATABLE = "unbeatable"
+    """R5.2: no completion of the other side from the unseen cards beats the seat's."""
+    INCOMPLETABLE = "incompletable"
+    """R5.2: too few clan cards remain unseen to complete the other side."""
+    CLOSED = "closed"
+    """R5.3: no such stone, or it is claimed already."""
+    INCOMPLETE = "incomplete"
+    """R5: the seat's side is not complete."""
+    LOSES = "loses"
+    """R4: the other complete side wins (stronger, or equal and completed first)."""
+    CAN_LOSE = "can_lose"
+    """R5.2: the other side can still make a stronger formation."""
+
+
+CLAIM_KINDS = (ClaimKind.BEATS, ClaimKind.TIES_FIRST, ClaimKind.UNBEATABLE, ClaimKind.INCOMPLETABLE)
 """Why a claim holds: R5.1 beats, R4.6 tie completed first, R5.2 cannot be beaten or completed."""
+
+
+# ---------------------------------------------------------------- formations as data
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +135,11 @@ class Shown:
     troops: tuple[tuple[str, str], ...] = ()
     bluff: bool = False
 
+    @property
+    def strength(self) -> int:
+        """The formation's strength number (``formations.strength_of``)."""
+        return RANK_KEYS.index(self.rank) * RANK_SHIFT + self.total
+
     def to_dict(self) -> dict[str, Any]:
         """JSON data: ``{"rank", "total", "cards", "troops": [{"card", "as"}], "bluff"}``."""
         return {
@@ -168,41 +151,30 @@ class Shown:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimProof:
-    """The claim proof as data: whether it holds, its kind, both formations and ``prove``'s words.
-
-    ``kind`` is one of CLAIM_KINDS when the claim holds; otherwise ``closed`` (no such stone
-    or already claimed), ``incomplete`` (the seat's side is not full), ``loses`` (the other
-    complete side wins) or ``can_lose`` (the other side can still make ``theirs``, stronger).
-    ``theirs`` is the other complete side, or the best it can still make; None when it
-    cannot be completed.
-    """
-
-    stone: int
-    seat: int
-    holds: bool
-    kind: str
-    text: str
-    mine: Shown | None = None
-    theirs: Shown | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON data: ``{"text", "kind", "mine", "theirs"}`` (formations as ``Shown.to_dict``)."""
-        return {
-            "text": self.text,
-            "kind": self.kind,
-            "mine": self.mine.to_dict() if self.mine else None,
-            "theirs": self.theirs.to_dict() if self.theirs else None,
-        }
+def formation_words(shown: Shown) -> str:
+    """A formation in English: ``colour-run blue 7-8-9``, ``total 17 (4-6-7)``, ``four of a kind
+    2-2-2-2`` (Mud Fight, R7.5), with each elite troop's role: ``(Joker as red 9)``."""
+    cards = [parse_card(c) for c in shown.cards]
+    values = "-".join(str(value_of(c)) for c in cards)
+    rank = RANK_KEYS.index(shown.rank)
+    if shown.bluff or rank == 0:
+        text = f"total {shown.total} ({values})"
+    elif rank in (2, 4):
+        text = f"{_RANK_WORDS[rank]} {COLOURS[colour_of(cards[0])]} {values}"
+    elif rank == 3 and len(cards) == 4:
+        text = f"four of a kind {values}"
+    else:
+        text = f"{_RANK_WORDS[rank]} {values}"
+    roles = [f"{TACTIC_NAMES[parse_card(w)]} as {card_name(parse_card(c))}" for w, c in shown.troops]
+    return text + (f" ({', '.join(roles)})" if roles else "")
 
 
-def _shown(state: GameState, stone: int, clan: tuple[int, ...], wild: tuple[int, ...],
-           found: Formation) -> Shown:
-    return _shown_as(clan, wild, found, bool(state.modes[stone] & MODE_BLUFF))
+def _split(cards: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A side's clan cards and its elite troops, each in play order."""
+    return tuple(c for c in cards if c < NUM_CLAN), tuple(c for c in cards if c >= NUM_CLAN)
 
 
-def _shown_as(clan: tuple[int, ...], wild: tuple[int, ...], found: Formation, bluff: bool) -> Shown:
+def _shown(clan: tuple[int, ...], wild: tuple[int, ...], found: Formation, bluff: bool) -> Shown:
     cards = sorted(clan + found.added + found.wild_as, key=lambda c: (value_of(c), colour_of(c)))
     troops = tuple((card_str(w), card_str(c)) for w, c in zip(wild, found.wild_as, strict=True))
     rank = RANK_KEYS[rank_of(found.strength)]
@@ -215,12 +187,22 @@ def side_formation(cards: Sequence[int], modes: int) -> Shown | None:
     size = 4 if modes & MODE_MUD else 3
     if len(cards) < size:
         return None
-    clan = tuple(c for c in cards if c < NUM_CLAN)
-    wild = tuple(c for c in cards if c >= NUM_CLAN)
+    clan, wild = _split(cards)
     bluff = bool(modes & MODE_BLUFF)
     found = best_formation(clan, wild, size, bluff, 0)
     assert found is not None, "a complete side always forms something"
-    return _shown_as(clan, wild, found, bluff)
+    return _shown(clan, wild, found, bluff)
+
+
+def reachable(table: Table, seat: int, stone: int) -> tuple[Shown, tuple[int, ...]] | None:
+    """The strongest formation ``seat``'s side of ``stone`` can still reach from the unseen clan
+    cards (R5.2; a complete side: the one it makes), with the unseen cards it adds; None if
+    too few remain to complete it."""
+    pool = 0 if table.is_complete(seat, stone) else table.pool
+    clan, wild = _split(table.sides[seat][stone])
+    bluff = bool(table.modes[stone] & MODE_BLUFF)
+    found = best_formation(clan, wild, table.capacity(stone), bluff, pool)
+    return None if found is None else (_shown(clan, wild, found, bluff), found.added)
 
 
 def board_formations(
@@ -235,94 +217,188 @@ def board_formations(
     return result
 
 
-def formations(state: GameState) -> list[list[dict[str, Any] | None]]:
+def formations(table: Table) -> list[list[dict[str, Any] | None]]:
     """Every stone's formations now, both sides (see ``board_formations``): public (R10.1)."""
-    sides = [(state.sides[0][s], state.sides[1][s]) for s in range(NUM_STONES)]
-    return board_formations(sides, state.modes)
+    sides = [(table.sides[0][s], table.sides[1][s]) for s in range(NUM_STONES)]
+    return board_formations(sides, table.modes)
 
 
-def _complete_shown(state: GameState, seat: int, stone: int) -> Shown:
-    clan, wild = _side_cards(state, seat, stone)
-    found = best_formation(clan, wild, state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF), 0)
-    assert found is not None
-    return _shown(state, stone, clan, wild, found)
+# ---------------------------------------------------------------- the claim proof
 
 
-def claim_proof(state: GameState, seat: int, stone: int) -> ClaimProof:
-    """``prove`` as data: whether ``seat`` may claim ``stone`` now (R5), why, and with which formations.
+@dataclass(frozen=True, slots=True)
+class ClaimProof:
+    """The claim proof as data: whether ``seat`` may claim ``stone`` (R5), why, with which formations.
 
-    ``text`` is ``prove(state, seat, stone).reason``; the rest lets a page say it in any language.
+    ``kind`` is one of ``ClaimKind``. ``mine`` is the seat's complete side; ``theirs`` the
+    other complete side, or the best it can still make (stronger than ``mine`` for
+    ``can_lose``, with the unseen clan cards it needs in ``needed``), None when it cannot be
+    completed. ``claimed_by`` is the seat holding a closed stone (-1: no such stone); ``held``
+    and ``size`` are the cards on the seat's side and the stone's capacity. ``text`` is the
+    English sentence (``proof_words``).
     """
-    text = prove(state, seat, stone).reason
-    if not 0 <= stone < NUM_STONES or state.owner[stone] >= 0:
-        return ClaimProof(stone, seat, False, "closed", text)
-    if not state.is_complete(seat, stone):
-        return ClaimProof(stone, seat, False, "incomplete", text)
-    mine = _complete_shown(state, seat, stone)
-    if not state.is_complete(1 - seat, stone):
-        return _open_claim(state, seat, stone, text, mine)
-    theirs = _complete_shown(state, 1 - seat, stone)
-    if not state.beats(seat, stone):
-        return ClaimProof(stone, seat, False, "loses", text, mine, theirs)
-    tie = state.strength(seat, stone) == state.strength(1 - seat, stone)
-    return ClaimProof(stone, seat, True, "ties_first" if tie else "beats", text, mine, theirs)
+
+    stone: int
+    seat: int
+    holds: bool
+    kind: ClaimKind
+    mine: Shown | None = None
+    theirs: Shown | None = None
+    needed: tuple[int, ...] = ()
+    claimed_by: int = -1
+    held: int = 0
+    size: int = 3
+
+    @property
+    def text(self) -> str:
+        """The proof in English, citing the rule (``proof_words``)."""
+        return proof_words(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: ``{"text", "kind", "mine", "theirs"}`` (formations as ``Shown.to_dict``)."""
+        return {
+            "text": self.text,
+            "kind": self.kind.value,
+            "mine": self.mine.to_dict() if self.mine else None,
+            "theirs": self.theirs.to_dict() if self.theirs else None,
+        }
 
 
-def _open_claim(state: GameState, seat: int, stone: int, text: str, mine: Shown) -> ClaimProof:
+def claim_proof(table: Table, seat: int, stone: int) -> ClaimProof:
+    """Whether ``seat`` may claim ``stone`` now (R5), why, and with which formations."""
+    if not 0 <= stone < NUM_STONES:
+        return ClaimProof(stone, seat, False, ClaimKind.CLOSED)
+    size, held = table.capacity(stone), len(table.sides[seat][stone])
+    if table.owner[stone] >= 0:
+        return ClaimProof(stone, seat, False, ClaimKind.CLOSED, claimed_by=table.owner[stone], size=size)
+    if held < size:
+        return ClaimProof(stone, seat, False, ClaimKind.INCOMPLETE, held=held, size=size)
+    mine = side_formation(table.sides[seat][stone], table.modes[stone])
+    assert mine is not None
+    if not table.is_complete(1 - seat, stone):
+        return _open_claim(table, seat, stone, mine)
+    theirs = side_formation(table.sides[1 - seat][stone], table.modes[stone])
+    if not table.beats(seat, stone):
+        return ClaimProof(stone, seat, False, ClaimKind.LOSES, mine, theirs, held=held, size=size)
+    tie = table.strength(seat, stone) == table.strength(1 - seat, stone)
+    kind = ClaimKind.TIES_FIRST if tie else ClaimKind.BEATS
+    return ClaimProof(stone, seat, True, kind, mine, theirs, held=held, size=size)
+
+
+def _open_claim(table: Table, seat: int, stone: int, mine: Shown) -> ClaimProof:
     """R5.2: the other side is not complete; what can it still make from the unseen cards?"""
-    clan, wild = _side_cards(state, 1 - seat, stone)
-    size, bluff = state.capacity(stone), bool(state.modes[stone] & MODE_BLUFF)
-    beating = best_formation(clan, wild, size, bluff, state.pool, state.strength(seat, stone))
+    clan, wild = _split(table.sides[1 - seat][stone])
+    size, bluff = table.capacity(stone), bool(table.modes[stone] & MODE_BLUFF)
+    beating = best_formation(clan, wild, size, bluff, table.pool, table.strength(seat, stone))
     if beating is not None:
-        theirs = _shown(state, stone, clan, wild, beating)
-        return ClaimProof(stone, seat, False, "can_lose", text, mine, theirs)
-    best = best_formation(clan, wild, size, bluff, state.pool)
+        theirs = _shown(clan, wild, beating, bluff)
+        return ClaimProof(stone, seat, False, ClaimKind.CAN_LOSE, mine, theirs, beating.added,
+                          held=size, size=size)
+    best = best_formation(clan, wild, size, bluff, table.pool)
     if best is None:
-        return ClaimProof(stone, seat, True, "incompletable", text, mine)
-    return ClaimProof(stone, seat, True, "unbeatable", text, mine, _shown(state, stone, clan, wild, best))
+        return ClaimProof(stone, seat, True, ClaimKind.INCOMPLETABLE, mine, held=size, size=size)
+    theirs = _shown(clan, wild, best, bluff)
+    return ClaimProof(stone, seat, True, ClaimKind.UNBEATABLE, mine, theirs, held=size, size=size)
 
 
-def why_illegal(state: GameState, action: Action) -> str:
+def proof_words(proof: ClaimProof) -> str:
+    """The claim proof in English, from its data, citing the rule it rests on."""
+    name = f"stone {proof.stone + 1}"
+    if proof.kind == ClaimKind.CLOSED:
+        if proof.claimed_by < 0:
+            return f"there is no stone {proof.stone + 1}: stones are 1 to 9"
+        who = "you" if proof.claimed_by == proof.seat else "your opponent"
+        return f"{name} is already claimed by {who} (R5.3)"
+    if proof.kind == ClaimKind.INCOMPLETE:
+        return f"your side of {name} holds {proof.held} of {proof.size} cards (R5)"
+    assert proof.mine is not None
+    mine = formation_words(proof.mine)
+    if proof.kind == ClaimKind.INCOMPLETABLE:
+        return f"your {mine} wins: their side cannot be completed, too few clan cards remain unseen (R5.2)"
+    assert proof.theirs is not None
+    theirs = formation_words(proof.theirs)
+    tie = proof.mine.strength == proof.theirs.strength
+    if proof.kind == ClaimKind.BEATS:
+        return f"your {mine} beats their {theirs} (R5.1)"
+    if proof.kind == ClaimKind.TIES_FIRST:
+        return f"your {mine} ties their {theirs} and you completed first (R4.6)"
+    if proof.kind == ClaimKind.LOSES:
+        if tie:
+            return f"your {mine} ties their {theirs} but they completed first (R4.6)"
+        return f"their {theirs} beats your {mine} (R4)"
+    if proof.kind == ClaimKind.UNBEATABLE:
+        return f"your {mine} cannot be beaten: the best their side can still make is {theirs} (R5.2)"
+    why = f"their side can still make {theirs}, which beats your {mine}"
+    if not proof.needed:
+        return why + " (R5.2)"
+    missing = " and ".join(card_name(c) for c in proof.needed)
+    return f"{why}: {missing} {'are' if len(proof.needed) > 1 else 'is'} not visible yet (R5.2)"
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """The claim proof for one seat and stone: whether it holds and why, in words.
+
+    ``needed`` lists the unseen clan cards a refuting completion would need.
+    """
+
+    stone: int
+    seat: int
+    holds: bool
+    reason: str
+    needed: tuple[int, ...] = ()
+
+
+def prove(table: Table, seat: int, stone: int) -> Proof:
+    """Whether ``seat`` may claim ``stone`` now (R5), with the reason in words (``claim_proof``)."""
+    found = claim_proof(table, seat, stone)
+    return Proof(stone, seat, found.holds, found.text, found.needed)
+
+
+# ---------------------------------------------------------------- illegal actions
+
+
+def why_illegal(table: Table, action: Action) -> str:
     """A sentence saying why ``action`` is not legal now, naming the rule where one applies."""
-    if state.phase == Phase.OVER:
+    if table.phase == Phase.OVER:
         return "the game is over: no action is legal"
-    task = PHASE_TASKS[state.phase]
-    if action.kind == Kind.CLAIM and state.phase in (Phase.PLAY, Phase.CLAIM):
-        return _why_not_claim(state, action.stone)
-    if action.kind in (Kind.PLAY, Kind.RUSE) and state.phase == Phase.PLAY:
-        return _why_not_play(state, action.card, action.stone)
-    if action.kind == Kind.PASS and state.phase == Phase.PLAY:
+    task = PHASE_TASKS[table.phase]
+    if action.kind == Kind.CLAIM and table.phase in (Phase.PLAY, Phase.CLAIM):
+        return _why_not_claim(table, action.stone)
+    if action.kind in (Kind.PLAY, Kind.RUSE) and table.phase == Phase.PLAY:
+        return _why_not_play(table, action.card, action.stone)
+    if action.kind == Kind.PASS and table.phase == Phase.PLAY:
         return "you may not pass while you can play a card (R3.2)"
-    if action.kind == Kind.RETURN and state.phase == Phase.RECRUIT_RETURN:
+    if action.kind == Kind.RETURN and table.phase == Phase.RECRUIT_RETURN:
         return f"you have no {card_str(action.card)} in your hand"
     if action.kind in (Kind.TAKE, Kind.BANISH, Kind.PLACE):
         return f"{action} is not a legal choice now: you must {task}"
     return f"{action} is not legal now: you must {task}"
 
 
-def _why_not_claim(state: GameState, stone: int) -> str:
-    if state.settings.expert and state.phase == Phase.PLAY:
+def _why_not_claim(table: Table, stone: int) -> str:
+    if table.settings.expert and table.phase == Phase.PLAY:
         return "in the expert variant stones are claimed only at the start of your turn (R8.1)"
-    if state.phase == Phase.PLAY:
+    if table.phase == Phase.PLAY:
         return "claim after playing a card: play (or pass) first (R3.3)"
-    return f"you cannot claim stone {stone + 1}: {prove(state, state.turn, stone).reason}"
+    return f"you cannot claim stone {stone + 1}: {claim_proof(table, table.turn, stone).text}"
 
 
-def _why_not_play(state: GameState, card: int, stone: int) -> str:
-    seat = state.turn
-    if card not in state.hands[seat]:
+def _why_not_play(table: Table, card: int, stone: int) -> str:
+    seat = table.turn
+    if card not in table.hands[seat]:
         return f"you have no {card_str(card)} in your hand"
-    if card >= NUM_CLAN and state.tactics_played[seat] > state.tactics_played[1 - seat]:
+    if card >= NUM_CLAN and table.tactics_played[seat] > table.tactics_played[1 - seat]:
         return ("you have played one tactic card more than your opponent: wait until they "
                 "play one (R7.2)")
     if card in RUSES:
         return f"the {TACTIC_NAMES[card]} has nothing to act on now (R7.11)"
     where = f"stone {stone + 1}"
-    if state.owner[stone] >= 0:
+    if table.owner[stone] >= 0:
         return f"{where} is claimed: no card may be played on it (R5.3)"
-    if card == JOKER and any(JOKER in side for side in state.sides[seat]):
+    if card == JOKER and any(JOKER in side for side in table.sides[seat]):
         return "you already have a Joker on your side of the border (R7.3)"
     if card >= BLUFF:
         assert card <= MUD
         return f"{where} already has {TACTIC_NAMES[card]}"
-    return f"your side of {where} is full ({state.capacity(stone)} cards) (R3.1)"
+    return f"your side of {where} is full ({table.capacity(stone)} cards) (R3.1)"

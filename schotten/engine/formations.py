@@ -18,7 +18,6 @@ from functools import cache, lru_cache
 from itertools import combinations, permutations
 
 from .cards import (
-    COLOURS,
     JOKER,
     NUM_COLOURS,
     NUM_VALUES,
@@ -30,7 +29,6 @@ from .cards import (
 )
 
 SUM, RUN, COLOUR, KIND, COLOUR_RUN = range(5)
-RANK_NAMES = ("sum", "run", "colour", "three of a kind", "colour-run")
 RANK_SHIFT = 64
 FULL_VALUES = (1 << NUM_VALUES) - 1
 
@@ -298,19 +296,6 @@ def side_strength(cards: tuple[int, ...], size: int, bluff: bool) -> int:
     found = best_formation(clan_cards, wild, size, bluff, 0)
     assert found is not None, "a complete side always forms something"
     return found.strength
-
-
-def describe(strength: int, cards: tuple[int, ...], bluff: bool = False) -> str:
-    """A readable account of a formation: ``colour-run blue 7-8-9``, ``sum 17``."""
-    values = sorted(value_of(c) for c in cards)
-    shown = "-".join(str(v) for v in values)
-    rank = rank_of(strength)
-    if bluff or rank == SUM:
-        return f"total {total_of(strength)}" + (f" ({shown})" if shown else "")
-    colour = COLOURS[colour_of(cards[0])] if cards else ""
-    if rank in (COLOUR_RUN, COLOUR):
-        return f"{RANK_NAMES[rank]} {colour} {shown}"
-    return f"{RANK_NAMES[rank]} {shown}"
 
 
 def _score_triple(a: int, b: int, c: int) -> int:

@@ -5,8 +5,9 @@ state would: the settings and match so far, whose decision it is, every stone,
 both hands, both decks in order, the discard piles and the counters of R6.2, R7.2
 and the ruses. ``parse_position(text)`` reads it back, checks that it describes a
 table the rules can reach (every card exactly once, R1; sides within their
-capacity, R3.1 and R7.5; at most one Joker per side of the border, R7.3; ...) and
-raises NotationError naming the field and what is wrong. The 15 fields, separated
+capacity, R3.1 and R7.5; at most one Joker per side of the border, R7.3; hands of the
+sizes the turns leave, R3.4 and R7.7; discard piles holding what the ruses put there,
+R7.6-R7.9; ...) and raises NotationError naming the field and what is wrong. The 15 fields, separated
 by spaces, are described in ``docs/notation.md``::
 
     variant round first seed results turn phase passes tactics board hands
@@ -44,8 +45,9 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .errors import NotationError
-from .state import VARIANTS, GameState, MatchResult, Outcome, Phase, Reason, Settings
+from .errors import NotationError, quoted
+from .phases import Phase
+from .state import SEED_DIGITS, VARIANTS, GameState, MatchResult, Outcome, Reason, Settings
 
 T = TypeVar("T")
 
@@ -71,14 +73,15 @@ FIELDS: tuple[str, ...] = (
 EMPTY = "-"
 """How a field with nothing in it is written (no results, an empty deck)."""
 
-_REASON_LETTERS: dict[str, str] = {
+REASON_LETTERS: dict[Reason, str] = {
     Reason.ADJACENT: "a",
     Reason.FIVE: "f",
     Reason.MORE_STONES: "m",
     Reason.EQUAL_STONES: "e",
     Reason.FORFEIT: "x",
 }
-_REASON_BY_LETTER = {letter: reason for reason, letter in _REASON_LETTERS.items()}
+"""The letter of each reason a round ended in the results field (R6)."""
+_REASON_BY_LETTER = {letter: reason for reason, letter in REASON_LETTERS.items()}
 _RUSE_OF_PHASE: dict[Phase, int] = {
     Phase.STRATEGIST_TAKE: STRATEGIST,
     Phase.STRATEGIST_PLACE: STRATEGIST,
@@ -128,7 +131,7 @@ def format_position(state: GameState) -> str:
 def _format_outcome(outcome: Outcome) -> str:
     winner = "=" if outcome.winner is None else str(outcome.winner)
     stones = "".join("-" if s is None else str(s) for s in outcome.stones)
-    return f"{winner}{_REASON_LETTERS[outcome.reason]}.{stones}"
+    return f"{winner}{REASON_LETTERS[outcome.reason]}.{stones}"
 
 
 def _format_phase(state: GameState) -> str:
@@ -242,27 +245,29 @@ def _read_fields(tokens: list[str]) -> _Fields:
 
 def _variant(token: str) -> str:
     if token not in VARIANTS:
-        raise NotationError(f"unknown variant {token!r}: choose one of {', '.join(VARIANTS)}")
+        raise NotationError(f"unknown variant {quoted(token)}: choose one of {', '.join(VARIANTS)}")
     return token
 
 
 def _integer(token: str) -> int:
     digits = token[1:] if token.startswith("-") else token
     if not digits.isdigit() or not digits.isascii():
-        raise NotationError(f"{token!r} is not a whole number")
+        raise NotationError(f"{quoted(token)} is not a whole number")
+    if len(digits) > SEED_DIGITS:
+        raise NotationError(f"a number of {len(digits)} digits is too long: at most {SEED_DIGITS}")
     return int(token)
 
 
 def _seat(token: str, what: str) -> int:
     if token not in ("0", "1"):
-        raise NotationError(f"{what} is seat 0 or 1, not {token!r}")
+        raise NotationError(f"{what} is seat 0 or 1, not {quoted(token)}")
     return int(token)
 
 
 def _round(token: str) -> tuple[int, int]:
     current, slash, total = token.partition("/")
     if not slash:
-        raise NotationError(f"{token!r}: write the round and the number of rounds like 1/3")
+        raise NotationError(f"{quoted(token)}: write the round and the number of rounds like 1/3")
     index, rounds = _integer(current), _integer(total)
     if not 1 <= rounds <= 99:
         raise NotationError(f"a match has 1 to 99 rounds, not {rounds}")
@@ -278,7 +283,7 @@ def _outcomes(token: str) -> list[Outcome]:
 
 
 def _outcome(token: str, number: int) -> Outcome:
-    where = f"result of round {number} {token!r}"
+    where = f"result of round {number} {quoted(token)}"
     head, dot, marks = token.partition(".")
     if not dot or len(head) != 2 or len(marks) != NUM_STONES:
         raise NotationError(f"{where}: write the winner (0, 1 or =), the reason (a, f, m or e), "
@@ -297,7 +302,7 @@ def _outcome(token: str, number: int) -> Outcome:
     return Outcome(winner, reason, stones, (points[0], points[1]))
 
 
-def _outcome_problem(winner: int | None, reason: str, stones: tuple[int | None, ...]) -> str:
+def _outcome_problem(winner: int | None, reason: Reason, stones: tuple[int | None, ...]) -> str:
     counts = (stones.count(0), stones.count(1))
     if reason == Reason.EQUAL_STONES:
         ok = winner is None and counts[0] == counts[1]
@@ -321,7 +326,7 @@ def _phase(token: str) -> tuple[Phase, int, int, int]:
     name, colon, extra = token.partition(":")
     phase = _PHASE_BY_NAME.get(name.lower())
     if phase is None:
-        raise NotationError(f"unknown phase {name!r}: one of {', '.join(_PHASE_BY_NAME)}")
+        raise NotationError(f"unknown phase {quoted(name)}: one of {', '.join(_PHASE_BY_NAME)}")
     if phase in _HOLDING:
         if not colon:
             raise NotationError(f"{name} needs the held card and its stone, like {name}:7b@3")
@@ -334,14 +339,14 @@ def _phase(token: str) -> tuple[Phase, int, int, int]:
             raise NotationError(f"{name} needs the {what} left (1 to {most}), like {name}:1")
         return phase, -1, -1, int(extra)
     if colon:
-        raise NotationError(f"phase {name} takes nothing after ':' (found {extra!r})")
+        raise NotationError(f"phase {name} takes nothing after ':' (found {quoted(extra)})")
     return phase, -1, -1, 0
 
 
 def _held(text: str) -> tuple[int, int]:
     card_text, at, stone_text = text.partition("@")
     if not at:
-        raise NotationError(f"{text!r}: write the held card and the stone it came from, like 7b@3")
+        raise NotationError(f"{quoted(text)}: write the held card and the stone it came from, like 7b@3")
     card = parse_card(card_text)
     if not (card < NUM_CLAN or card in ELITE_TROOPS):
         raise NotationError(f"the held card {card_str(card)} is not a clan card or an elite troop")
@@ -350,25 +355,25 @@ def _held(text: str) -> tuple[int, int]:
 
 def _stone_number(text: str) -> int:
     if len(text) != 1 or text not in "123456789":
-        raise NotationError(f"{text!r} is not a stone: stones are numbered 1 to 9")
+        raise NotationError(f"{quoted(text)} is not a stone: stones are numbered 1 to 9")
     return int(text) - 1
 
 
 def _passes(token: str) -> int:
     if token not in ("0", "1", "2"):
-        raise NotationError(f"passes in succession are 0, 1 or 2 (R6.2), not {token!r}")
+        raise NotationError(f"passes in succession are 0, 1 or 2 (R6.2), not {quoted(token)}")
     return int(token)
 
 
 def _tactics_played(token: str) -> list[int]:
     left, colon, right = token.partition(":")
     if not colon:
-        raise NotationError(f"{token!r}: write the tactic cards each seat played like 1:0")
+        raise NotationError(f"{quoted(token)}: write the tactic cards each seat played like 1:0")
     counts = [_integer(left), _integer(right)]
     if min(counts) < 0 or max(counts) > 10:
-        raise NotationError(f"{token!r}: each seat has played 0 to 10 tactic cards")
+        raise NotationError(f"{quoted(token)}: each seat has played 0 to 10 tactic cards")
     if abs(counts[0] - counts[1]) > 1:
-        raise NotationError(f"{token!r}: a seat may be at most one tactic card ahead (R7.2)")
+        raise NotationError(f"{quoted(token)}: a seat may be at most one tactic card ahead (R7.2)")
     return counts
 
 
@@ -378,7 +383,7 @@ def _cards(text: str) -> list[int]:
 
 def _pair(token: str) -> list[list[int]]:
     if token.count(":") != 1:
-        raise NotationError(f"{token!r}: write seat 0's cards, ':', seat 1's cards")
+        raise NotationError(f"{quoted(token)}: write seat 0's cards, ':', seat 1's cards")
     left, right = token.split(":")
     return [_cards(left), _cards(right)]
 
@@ -386,7 +391,7 @@ def _pair(token: str) -> list[list[int]]:
 def _returned_by(token: str) -> list[list[int]]:
     if token.count(":") != 1 or any(ch not in "01:" for ch in token):
         raise NotationError(
-            f"{token!r}: write, for the clan deck then the tactic deck, which seat (0 or 1) put each "
+            f"{quoted(token)}: write, for the clan deck then the tactic deck, which seat (0 or 1) put each "
             "bottom card there with the Recruiter, bottom first, separated by ':' (e.g. '01:')"
         )
     clan, tactic = token.split(":")
@@ -428,7 +433,7 @@ def _board(token: str) -> list[_Stone]:
         try:
             stones.append(_stone(part))
         except NotationError as error:
-            raise NotationError(f"stone {stone + 1} {part!r}: {error}") from None
+            raise NotationError(f"stone {stone + 1} {quoted(part)}: {error}") from None
     return stones
 
 
@@ -481,6 +486,7 @@ def _check(f: _Fields) -> None:
     _check_stones(f)
     _check_match(f)
     _check_tactics(f)
+    _check_discards(f)
     _check_hands(f)
     _check_phase(f)
 
@@ -615,14 +621,68 @@ def _check_tactics(f: _Fields) -> None:
             raise NotationError(f"bottom: {len(seats)} cards under the {name} deck, which holds {len(deck)}")
 
 
+_AFTER_THE_CARD = (Phase.DRAW, Phase.STRATEGIST_TAKE, Phase.STRATEGIST_PLACE, Phase.BANSHEE,
+                   Phase.TRAITOR_TAKE, Phase.TRAITOR_PLACE)
+"""Phases of a turn in which the card of the turn has left the mover's hand and no card is drawn yet."""
+
+
+def _hand_limits(f: _Fields, seat: int) -> tuple[int, int]:
+    """The fewest and the most cards ``seat``'s hand may hold here (docs/notation.md, Hands)."""
+    size, decks = f.settings.hand_size, len(f.clan_deck) + len(f.tactic_deck)
+    mover = seat == f.turn
+    if mover and f.phase == Phase.RECRUIT_DRAW:
+        return size + 2 - f.counter, size + 2 - f.counter
+    if mover and f.phase == Phase.RECRUIT_RETURN:
+        most = size + f.counter
+        return (most - 2 if decks == 2 - f.counter else most), most
+    after = mover and (f.phase in _AFTER_THE_CARD or f.phase == Phase.OVER
+                       or (f.phase == Phase.CLAIM and not f.settings.expert))
+    forfeited = bool(f.outcomes) and f.outcomes[-1].reason == Reason.FORFEIT
+    if mover and f.phase == Phase.OVER and forfeited:
+        most = size + 2
+    else:
+        most = size - (mover and f.phase in _AFTER_THE_CARD)
+    if not decks:
+        return 0, most
+    return size - (RECRUITER in f.discards[seat]) - after, most
+
+
 def _check_hands(f: _Fields) -> None:
+    """R3.4, R7.7: a hand is full after each turn while the decks hold cards (docs/notation.md)."""
     size = f.settings.hand_size
-    for seat in (0, 1):
-        most = size + 2 if seat == f.turn and f.phase in _RECRUITING else size
-        if len(f.hands[seat]) > most:
-            raise NotationError(f"hands: seat {seat} holds {len(f.hands[seat])} cards, more than {most}")
     if f.phase == Phase.DRAW and len(f.hands[f.turn]) >= size:
         raise NotationError(f"phase draw: seat {f.turn}'s hand is full ({size} cards, R3.4)")
+    decks = len(f.clan_deck) + len(f.tactic_deck)
+    for seat in (0, 1):
+        held = len(f.hands[seat])
+        least, most = _hand_limits(f, seat)
+        if held > most:
+            raise NotationError(f"hands: seat {seat} holds {held} cards, more than {most} (phase "
+                                f"{phase_name(f.phase)}, R3.4)")
+        if held < least:
+            raise NotationError(
+                f"hands: seat {seat} holds {held} cards, fewer than {least}: with {decks} cards in the "
+                f"decks every turn ends with a full hand of {size} (phase {phase_name(f.phase)}, R3.4, R7.7)"
+            )
+
+
+def _check_discards(f: _Fields) -> None:
+    """R7.6-R7.9: besides ruses, a discard pile holds only what its seat's Strategist discarded and
+    what the other seat's Banshee banished (none in a game without tactic cards)."""
+    for seat in (0, 1):
+        pile, other = f.discards[seat], f.discards[1 - seat]
+        put = [c for c in pile if c not in RUSES]
+        room = (STRATEGIST in pile) + (BANSHEE in other)
+        if seat == f.turn and f.phase in (Phase.STRATEGIST_TAKE, Phase.STRATEGIST_PLACE):
+            room -= STRATEGIST in pile
+        if seat != f.turn and f.phase == Phase.BANSHEE:
+            room -= BANSHEE in other
+        if len(put) > room:
+            raise NotationError(
+                f"discards: seat {seat}'s pile holds {cards_str(put)}, {len(put)} cards besides ruses, but "
+                f"only its Strategist (R7.8) and the other seat's Banshee (R7.9) put cards there "
+                f"({room} here)"
+            )
 
 
 def _check_phase(f: _Fields) -> None:
@@ -632,8 +692,6 @@ def _check_phase(f: _Fields) -> None:
         raise NotationError(f"{name}: {card_str(ruse)} is not in seat {f.turn}'s discard pile (R7.6)")
     if f.phase in (Phase.DRAW, Phase.RECRUIT_DRAW) and not (f.clan_deck and f.tactic_deck):
         raise NotationError(f"{name}: a choice of deck needs both decks to hold cards (R3.4)")
-    if f.phase == Phase.RECRUIT_RETURN and len(f.hands[f.turn]) < f.counter:
-        raise NotationError(f"{name}: seat {f.turn} has fewer than {f.counter} cards to return")
     if f.phase in _HOLDING:
         if f.stones[f.held_from].owner >= 0:
             raise NotationError(f"{name}: the held card came from stone {f.held_from + 1}, which is claimed")

@@ -20,14 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from .actions import ACTIONS
-from .errors import IllegalActionError, NotationError, RecordError, SchottenError
+from .errors import IllegalActionError, NotationError, RecordError, SchottenError, quoted
 from .position import format_position
-from .state import VARIANTS, GameState, MatchResult, Outcome, Settings
+from .state import SEED_DIGITS, VARIANTS, GameState, MatchResult, Outcome, Settings
 
 FORMAT = "schotten-record"
 """The value of a record's ``format`` field."""
 VERSION = 1
 """The record version this engine writes and reads."""
+MAX_DEPTH = 8
+"""The deepest nesting of lists and objects a record may have (a real one has 5)."""
 
 Record = dict[str, Any]
 """A game record as a JSON object (see ``record_of``)."""
@@ -66,7 +68,7 @@ def result_of(result: MatchResult | None) -> dict[str, Any] | None:
 def _round_of(outcome: Outcome) -> dict[str, Any]:
     return {
         "winner": outcome.winner,
-        "reason": outcome.reason,
+        "reason": outcome.reason.value,
         "stones": list(outcome.stones),
         "points": list(outcome.points),
     }
@@ -171,39 +173,56 @@ def parse_record(record: str | Mapping[str, Any]) -> Record:
             value = json.loads(record)
         except (ValueError, UnicodeDecodeError) as error:
             raise RecordError(f"a record is JSON text: {error}") from None
+        except RecursionError:
+            raise RecordError(f"a record is JSON text nested at most {MAX_DEPTH} deep") from None
     if not isinstance(value, Mapping):
         raise RecordError(f"a record is a JSON object, not {type(value).__name__}")
+    _check_depth(value)
     checked = dict(value)
     _check_header(checked)
     return checked
 
 
+def _check_depth(value: object) -> None:
+    """Refuse lists and objects nested deeper than MAX_DEPTH (without recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(f"a record nests lists and objects at most {MAX_DEPTH} deep")
+        if isinstance(item, Mapping):
+            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, Mapping | list))
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item if isinstance(v, Mapping | list))
+
+
 def _check_header(record: Record) -> None:
     if record.get("format") != FORMAT:
-        raise RecordError(f"not a game record: 'format' is {record.get('format')!r}, not {FORMAT!r}")
+        raise RecordError(f"not a game record: 'format' is {quoted(record.get('format'))}, not {FORMAT!r}")
     version = record.get("version")
     if version != VERSION or not _is_int(version):
-        raise RecordError(f"record version {version!r} is not supported (this engine reads {VERSION})")
+        raise RecordError(f"record version {quoted(version)} is not supported (this engine reads {VERSION})")
     for key, kind in _REQUIRED.items():
         if key not in record:
-            raise RecordError(f"the record has no {key!r} field ({kind})")
-    unknown = sorted(set(record) - set(_REQUIRED) - set(_OPTIONAL))
+            raise RecordError(f"the record has no {quoted(key)} field ({kind})")
+    unknown = sorted((k for k in record if k not in _REQUIRED and k not in _OPTIONAL), key=repr)
     if unknown:
-        raise RecordError(f"unknown field {unknown[0]!r} in a version {VERSION} record")
+        raise RecordError(f"unknown field {quoted(unknown[0])} in a version {VERSION} record")
     if record["variant"] not in VARIANTS:
-        raise RecordError(f"unknown variant {record['variant']!r}: one of {', '.join(VARIANTS)}")
+        raise RecordError(f"unknown variant {quoted(record['variant'])}: one of {', '.join(VARIANTS)}")
     if not _is_int(record["rounds"]) or not 1 <= record["rounds"] <= 99:
-        raise RecordError(f"'rounds' must be a whole number from 1 to 99, not {record['rounds']!r}")
+        raise RecordError(f"'rounds' must be a whole number from 1 to 99, not {quoted(record['rounds'])}")
     first = record["first_player"]
     if first is not None and not (_is_int(first) and first in (0, 1)):
-        raise RecordError(f"'first_player' must be 0, 1 or null, not {record['first_player']!r}")
-    if not _is_int(record["seed"]):
-        raise RecordError(f"'seed' must be a whole number, not {record['seed']!r}")
+        raise RecordError(f"'first_player' must be 0, 1 or null, not {quoted(record['first_player'])}")
+    if not _is_int(record["seed"]) or abs(record["seed"]) >= 10**SEED_DIGITS:
+        raise RecordError(f"'seed' must be a whole number of at most {SEED_DIGITS} digits, not "
+                          f"{quoted(record['seed'])}")
     actions = record["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("'actions' must be a list of actions in notation (text)")
     if record["result"] is not None and not isinstance(record["result"], dict):
-        raise RecordError(f"'result' must be an object or null, not {record['result']!r}")
+        raise RecordError(f"'result' must be an object or null, not {quoted(record['result'])}")
     _check_optional(record)
 
 
@@ -212,9 +231,9 @@ def _check_optional(record: Record) -> None:
     if "players" in record and not (
         isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)
     ):
-        raise RecordError(f"'players' must be a list of two names, not {players!r}")
+        raise RecordError(f"'players' must be a list of two names, not {quoted(players)}")
     if "created" in record and not isinstance(record["created"], str):
-        raise RecordError(f"'created' must be text, not {record['created']!r}")
+        raise RecordError(f"'created' must be text, not {quoted(record['created'])}")
     forfeit = record.get("forfeit")
     if "forfeit" in record and not (
         isinstance(forfeit, dict)
@@ -223,7 +242,7 @@ def _check_optional(record: Record) -> None:
         and _is_int(forfeit["seat"])
         and isinstance(forfeit["reason"], str)
     ):
-        raise RecordError(f"'forfeit' must be {{'seat': 0 or 1, 'reason': text}}, not {forfeit!r}")
+        raise RecordError(f"'forfeit' must be {{'seat': 0 or 1, 'reason': text}}, not {quoted(forfeit)}")
 
 
 def _is_int(value: object) -> bool:
@@ -243,9 +262,9 @@ def _replay(record: str | Mapping[str, Any]) -> Iterator[GameState]:
         try:
             state.apply(text)
         except NotationError as error:
-            raise RecordError(f"move {number} {text!r} is malformed: {error}") from None
+            raise RecordError(f"move {number} {quoted(text)} is malformed: {error}") from None
         except IllegalActionError as error:
-            raise RecordError(f"move {number} {text!r} is illegal: {error}") from None
+            raise RecordError(f"move {number} {quoted(text)} is illegal: {error}") from None
         yield state
     if "forfeit" in checked:
         try:
@@ -266,11 +285,11 @@ def _check_result(stored: dict[str, Any] | None, replayed: dict[str, Any] | None
     for key in ("winner", "scores", "rounds"):
         if stored.get(key) != replayed[key]:
             raise RecordError(
-                f"the stored result does not match the replay: {key} is {stored.get(key)!r}, "
-                f"the replay gives {replayed[key]!r}"
+                f"the stored result does not match the replay: {key} is {quoted(stored.get(key))}, "
+                f"the replay gives {quoted(replayed[key])}"
             )
     extra = sorted(set(stored) - set(replayed))
-    raise RecordError(f"the stored result does not match the replay: unknown key {extra[0]!r}")
+    raise RecordError(f"the stored result does not match the replay: unknown key {quoted(extra[0])}")
 
 
 def load_record(record: str | Mapping[str, Any]) -> GameState:

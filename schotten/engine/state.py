@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import StrEnum
 
 from . import actions as A
 from .actions import ACTIONS, Action, Kind
@@ -29,10 +29,14 @@ from .cards import (
     TRAITOR,
 )
 from .errors import IllegalActionError, NotationError
+from .explain import why_illegal
 from .formations import TRIPLE_STRENGTH, beating_completion, side_strength
+from .phases import Phase
 
 ALL_CLAN = (1 << NUM_CLAN) - 1
 VARIANTS = ("base", "tactics", "expert", "expert-base")
+SEED_DIGITS = 100
+"""The most digits a seed may have (R2.4: the deals are made from its text)."""
 
 _STONES_OF: list[tuple[int, ...]] = [
     tuple(s for s in range(NUM_STONES) if mask >> s & 1) for mask in range(1 << NUM_STONES)
@@ -43,30 +47,14 @@ _PLAY_ROWS: list[list[tuple[int, ...]]] = [
 """``_PLAY_ROWS[card][mask]``: the ids of playing a clan card on each stone of a mask."""
 
 
-class Phase(IntEnum):
-    """Which decision the player to move is making."""
-
-    PLAY = 0
-    CLAIM = 1
-    DRAW = 2
-    STRATEGIST_TAKE = 3
-    STRATEGIST_PLACE = 4
-    BANSHEE = 5
-    TRAITOR_TAKE = 6
-    TRAITOR_PLACE = 7
-    RECRUIT_DRAW = 8
-    RECRUIT_RETURN = 9
-    OVER = 10
-
-
 _PLAY, _CLAIM, _DRAW, _OVER, _RECRUIT_DRAW = (
     Phase.PLAY, Phase.CLAIM, Phase.DRAW, Phase.OVER, Phase.RECRUIT_DRAW,
 )
 _K_PLAY, _K_CLAIM, _K_DONE, _K_PASS, _K_DRAW = Kind.PLAY, Kind.CLAIM, Kind.DONE, Kind.PASS, Kind.DRAW
 
 
-class Reason:
-    """Why a round ended (R6)."""
+class Reason(StrEnum):
+    """Why a round ended (R6); each value is the words records and views carry."""
 
     ADJACENT = "three adjacent stones"
     FIVE = "five stones"
@@ -114,7 +102,7 @@ class Outcome:
     """How a round ended: the winner (None for a draw), why, and who holds each stone."""
 
     winner: int | None
-    reason: str
+    reason: Reason
     stones: tuple[int | None, ...]
     points: tuple[int, int]
 
@@ -231,7 +219,10 @@ class GameState:
 
     @classmethod
     def new(cls, settings: Settings | None = None, seed: int = 0) -> GameState:
-        """A new game: the first round dealt from ``seed`` (R2)."""
+        """A new game: the first round dealt from ``seed`` (R2); ValueError for a seed that is not
+        a whole number of at most ``SEED_DIGITS`` digits."""
+        if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 10**SEED_DIGITS:
+            raise ValueError(f"a seed is a whole number of at most {SEED_DIGITS} digits")
         state = cls.__new__(cls)
         state.settings = settings or Settings()
         state.seed = seed
@@ -538,8 +529,6 @@ class GameState:
 
     def why_illegal(self, action: Action) -> str:
         """A sentence saying why ``action`` is not legal now (see ``explain.why_illegal``)."""
-        from .explain import why_illegal
-
         return why_illegal(self, action)
 
     def apply_id(self, action_id: int) -> None:
@@ -608,9 +597,9 @@ class GameState:
         seat = self.turn
         self.owner[stone] = seat
         self.claimable.remove(stone)
-        winner_reason = self._breakthrough(seat)
-        if winner_reason:
-            self._end_round(seat, winner_reason)
+        reason = self._breakthrough(seat)
+        if reason is not None:
+            self._end_round(seat, reason)
         elif not self.claimable:
             self._claims_done()
 
@@ -621,13 +610,13 @@ class GameState:
         else:
             self._draw_step()
 
-    def _breakthrough(self, seat: int) -> str:
+    def _breakthrough(self, seat: int) -> Reason | None:
         owned = [o == seat for o in self.owner]
         if any(owned[s] and owned[s + 1] and owned[s + 2] for s in range(NUM_STONES - 2)):
             return Reason.ADJACENT
         if sum(owned) >= 5:
             return Reason.FIVE
-        return ""
+        return None
 
     def _draw_step(self) -> None:
         hand = self.hands[self.turn]
@@ -751,17 +740,17 @@ class GameState:
             elif complete[0] != complete[1]:
                 self.owner[stone] = 0 if complete[0] else 1
         breaks = [self._breakthrough(seat) for seat in (0, 1)]
-        if bool(breaks[0]) != bool(breaks[1]):
-            seat = 0 if breaks[0] else 1
-            self._end_round(seat, breaks[seat])
-            return
+        for seat, reason in enumerate(breaks):
+            if reason is not None and breaks[1 - seat] is None:
+                self._end_round(seat, reason)
+                return
         counts = [self.owner.count(seat) for seat in (0, 1)]
         if counts[0] == counts[1]:
             self._end_round(None, Reason.EQUAL_STONES)
         else:
             self._end_round(0 if counts[0] > counts[1] else 1, Reason.MORE_STONES)
 
-    def _end_round(self, winner: int | None, reason: str) -> None:
+    def _end_round(self, winner: int | None, reason: Reason) -> None:
         stones = tuple(o if o >= 0 else None for o in self.owner)
         points = [self.owner.count(seat) for seat in (0, 1)]
         if winner is not None:

@@ -30,7 +30,8 @@ from .cards import (
     card_str,
 )
 from .explain import board_formations, formations
-from .state import GameState, Outcome, Phase
+from .phases import Phase
+from .state import GameState, Outcome
 
 _MODE_CODES = ((MODE_BLUFF, card_str(BLUFF)), (MODE_MUD, card_str(MUD)))
 
@@ -263,7 +264,7 @@ def _hand_size(hand: list[int]) -> tuple[int, int]:
 
 def _round_view(outcome: Outcome) -> RoundView:
     stones = tuple(-1 if s is None else s for s in outcome.stones)
-    return RoundView(outcome.winner, outcome.reason, stones, outcome.points)
+    return RoundView(outcome.winner, outcome.reason.value, stones, outcome.points)
 
 
 def _decision(state: GameState, seat: int | None) -> tuple[tuple[int, ...], tuple[str, ...]]:

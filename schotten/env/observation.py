@@ -19,17 +19,21 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..engine.actions import NUM_ACTIONS, parse_action
+from ..engine.actions import NUM_ACTIONS
 from ..engine.cards import (
+    BLUFF,
     JOKER,
+    MODE_BLUFF,
+    MODE_MUD,
+    MUD,
     NUM_CARD_CODES,
     NUM_CLAN,
     NUM_STONES,
     SHIELD,
     TACTIC_DECK,
-    card_str,
 )
-from ..engine.state import Phase
+from ..engine.numeric import NumericView, legal_ids
+from ..engine.phases import Phase
 from ..engine.view import StoneView, View
 
 Vector = npt.NDArray[np.float32]
@@ -92,7 +96,7 @@ OFFSETS: dict[str, tuple[int, int]] = _offsets()
 OBS_SIZE: int = max(end for _, end in OFFSETS.values())
 """The length of the observation vector."""
 
-_CODE: dict[str, int] = {card_str(c): c for c in range(NUM_CARD_CODES)}
+_MODES = ((MODE_BLUFF, BLUFF), (MODE_MUD, MUD))
 _COPIES = np.ones(NUM_CARD_CODES, dtype=np.float32)
 _COPIES[JOKER] = 2
 _TACTIC_COPIES = np.bincount(np.array(TACTIC_DECK) - NUM_CLAN, minlength=NUM_CARD_CODES - NUM_CLAN)
@@ -129,13 +133,13 @@ def legal_mask(ids: Iterable[int]) -> Mask:
 
 def view_mask(seen: View) -> Mask:
     """The action mask of a view's legal actions (all zeros unless it is the seat's decision)."""
-    return legal_mask(parse_action(text).id for text in seen.legal)
+    return legal_mask(legal_ids(seen))
 
 
-def _counts(cards: Iterable[str]) -> npt.NDArray[np.float32]:
+def _counts(cards: Iterable[int]) -> npt.NDArray[np.float32]:
     counts = np.zeros(NUM_CARD_CODES, dtype=np.float32)
-    for text in cards:
-        counts[_CODE[text]] += 1
+    for card in cards:
+        counts[card] += 1
     return counts
 
 
@@ -158,19 +162,19 @@ def encode(seen: View) -> Vector:
     if seen.seat is None or seen.hand is None:
         raise ValueError("an observation is made from a seat's view, not a spectator's")
     out = _Writer()
-    me = seen.seat
-    _stones(out, seen, me)
-    _cards(out, seen, me)
+    me, numbers = seen.seat, NumericView.of(seen)
+    _stones(out, seen, numbers, me)
+    _cards(out, seen, numbers, me)
     _counters(out, seen, me)
     return out.vector
 
 
-def _stones(out: _Writer, seen: View, me: int) -> None:
+def _stones(out: _Writer, seen: View, numbers: NumericView, me: int) -> None:
     for s, stone in enumerate(seen.stones):
         for who, prefix in ((me, "my"), (1 - me, "their")):
-            cards = stone.cards[who]
-            for text in cards:
-                out.flag(f"{prefix}_side", s * SIDE_CODES + _CODE[text])
+            cards = numbers.sides[who][s]
+            for card in cards:
+                out.flag(f"{prefix}_side", s * SIDE_CODES + card)
             out.vector[OFFSETS[f"{prefix}_count"][0] + s] = len(cards) / 4
             if stone.complete[who]:
                 out.flag(f"{prefix}_complete", s)
@@ -178,9 +182,9 @@ def _stones(out: _Writer, seen: View, me: int) -> None:
                 out.flag(f"{prefix}_stone", s)
             if stone.first == who:
                 out.flag(f"{prefix}_first", s)
-        if "BB" in stone.modes:
+        if numbers.modes[s] & MODE_BLUFF:
             out.flag("bluff", s)
-        if "MF" in stone.modes:
+        if numbers.modes[s] & MODE_MUD:
             out.flag("mud", s)
     for s in seen.claimable:
         out.flag("claimable", s)
@@ -188,14 +192,13 @@ def _stones(out: _Writer, seen: View, me: int) -> None:
         out.flag("held_from", seen.held_from)
 
 
-def _cards(out: _Writer, seen: View, me: int) -> None:
-    assert seen.hand is not None
-    hand = _counts(seen.hand)
-    mine, theirs = _counts(seen.discards[me]), _counts(seen.discards[1 - me])
-    under = _counts([u.card for u in (*seen.under_clan, *seen.under_tactic)])
-    held = _counts([seen.held] if seen.held is not None else [])
-    board = _counts(c for stone in seen.stones for side in stone.cards for c in side)
-    board += _counts(m for stone in seen.stones for m in stone.modes)
+def _cards(out: _Writer, seen: View, numbers: NumericView, me: int) -> None:
+    hand = _counts(numbers.hand)
+    mine, theirs = _counts(numbers.discards[me]), _counts(numbers.discards[1 - me])
+    under = _counts(card for deck in numbers.under for _, card in deck)
+    held = _counts([numbers.held] if numbers.held >= 0 else [])
+    board = _counts(c for side in numbers.sides for stone in side for c in stone)
+    board += _counts(card for bit, card in _MODES for m in numbers.modes if m & bit)
     known = hand + mine + theirs + under + held + board
     out.put("hand", hand / _COPIES)
     out.put("my_discards", mine / _COPIES)

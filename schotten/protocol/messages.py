@@ -105,28 +105,37 @@ def parse_legal(rest: str) -> list[str]:
     return [part.strip() for part in rest.split(",") if part.strip()]
 
 
+MAX_DIGITS = 18
+"""The most digits of a number in a line (a time, a count, a score)."""
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a whole number written in ASCII digits, at most MAX_DIGITS of them."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+
+
 def parse_go(rest: str) -> int | None:
     """The milliseconds of a ``go`` line (after the keyword), or None when it gives none."""
     if not rest:
         return None
-    if not rest.isdigit():
-        raise ProtocolError(f"'go {rest}': the time is a whole number of milliseconds")
+    if not _number(rest):
+        raise ProtocolError(f"'go {_clip(rest)}': the time is a whole number of milliseconds")
     return int(rest)
 
 
 def parse_newgame(rest: str) -> NewGame:
     """The arguments of a ``newgame`` line (after the keyword)."""
     parts = rest.split()
-    if len(parts) != 3 or parts[0] not in VARIANTS or not parts[1].isdigit() or parts[2] not in ("0", "1"):
-        raise ProtocolError(f"'newgame {rest}': expected 'newgame <variant> <rounds> <seat>'")
+    if len(parts) != 3 or parts[0] not in VARIANTS or not _number(parts[1]) or parts[2] not in ("0", "1"):
+        raise ProtocolError(f"'newgame {_clip(rest)}': expected 'newgame <variant> <rounds> <seat>'")
     return NewGame(parts[0], int(parts[1]), int(parts[2]))
 
 
 def parse_gameover(rest: str) -> GameOver:
     """The arguments of a ``gameover`` line (after the keyword)."""
     parts = rest.split()
-    if len(parts) != 3 or parts[0] not in ("0", "1", "draw") or not all(p.isdigit() for p in parts[1:]):
-        raise ProtocolError(f"'gameover {rest}': expected 'gameover <0|1|draw> <score0> <score1>'")
+    if len(parts) != 3 or parts[0] not in ("0", "1", "draw") or not all(_number(p) for p in parts[1:]):
+        raise ProtocolError(f"'gameover {_clip(rest)}': expected 'gameover <0|1|draw> <score0> <score1>'")
     return GameOver(None if parts[0] == "draw" else int(parts[0]), (int(parts[1]), int(parts[2])))
 
 
@@ -134,9 +143,15 @@ def parse_view(rest: str) -> View:
     """The View of a ``view`` line (after the keyword)."""
     try:
         data = json.loads(rest)
-    except json.JSONDecodeError as error:
+    except ValueError as error:
         raise ProtocolError(f"the view is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError("the view is JSON nested too deeply to be a view") from None
     return view_from_dict(data)
+
+
+def _clip(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most] + "..."
 
 
 # ---------------------------------------------------------------- JSON back into a View
