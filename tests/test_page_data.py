@@ -135,3 +135,15 @@ def test_draw_is_forced_when_a_play_draws_with_no_choice(variant: str) -> None:
         else:
             free += 1
     assert forced and free
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_the_log_from_a_move_on_is_the_tail_of_the_whole_log(seat: int | None) -> None:
+    for seed in range(8):
+        state = random_game(Settings.of("tactics", rounds=3), seed=seed)
+        whole = public_log(state, seat)
+        for start in (0, 1, *state.round_starts, len(whole) // 2, len(whole) - 1, len(whole), len(whole) + 3):
+            assert public_log(state, seat, start) == whole[start:]
+        places = [e["index"] for e in whole if e["kind"] == "place"]
+        for index in places:
+            assert public_log(state, seat, index) == whole[index:]  # the card of the take before it

@@ -95,13 +95,15 @@ class View:
     none). ``claimable`` (stones) and ``legal`` (notation) are empty unless the
     decision is this seat's. ``under_clan`` / ``under_tactic`` list, bottom up, the
     seat's Recruiter returns still in that deck (R10.2). ``result`` is None until
-    the match is over. ``first_player`` is the seat that began the match (R2.3);
+    the match is over. ``tactics`` says whether the variant plays with tactic cards (R7).
+    ``first_player`` is the seat that began the match (R2.3);
     ``movers[i]`` the seat that made ``history[i]``; ``forfeit`` the seat that
     forfeited and why, if one did.
     """
 
     variant: str
     rounds: int
+    tactics: bool
     round: int
     scores: tuple[int, int]
     rounds_won: tuple[int, int]
@@ -174,17 +176,24 @@ def _public_history(state: GameState, seat: int | None) -> tuple[str, ...]:
     )
 
 
-def public_log(state: GameState, seat: int | None) -> list[dict[str, Any]]:
-    """Every move of the match as ``seat`` may know it (R10.2, R10.4), oldest first, as data.
+def public_log(state: GameState, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+    """Every move of the match as ``seat`` may know it (R10.2, R10.4), oldest first, as data;
+    with ``start``, only the moves from ``history[start]`` on.
 
     Each entry is ``action_parts`` of the move (the other seat's Recruiter returns redacted as
     in ``public_history``, with no card) and its ``index`` in the history, ``mover`` and
     ``round`` (0-based). A ``place`` (Strategist, Traitor) names the card it puts down: the
-    card of the ``take`` before it.
+    card of the ``take`` just before it.
     """
     log: list[dict[str, Any]] = []
     held: str | int | None = None
-    for index, ((round_index, mover), action_id) in enumerate(zip(actors(state), state.history, strict=True)):
+    first = max(0, min(start, len(state.history)) - 1)
+    round_index = state.round_of_move(first) if state.history else 0
+    starts = state.round_starts
+    for index in range(first, len(state.history)):
+        while round_index + 1 < len(starts) and starts[round_index + 1] <= index:
+            round_index += 1
+        action_id, mover = state.history[index], state.movers[index]
         action = ACTIONS[action_id]
         if action.kind == Kind.RETURN and mover != seat:
             entry = action_parts(action_id) | {"action": _redacted(action_id), "card": None}
@@ -194,8 +203,9 @@ def public_log(state: GameState, seat: int | None) -> list[dict[str, Any]]:
             held = entry["card"]
         elif action.kind == Kind.PLACE:
             entry["card"] = held
-        entry.update(index=index, mover=mover, round=round_index)
-        log.append(entry)
+        if index >= start:
+            entry.update(index=index, mover=mover, round=round_index)
+            log.append(entry)
     return log
 
 
@@ -283,6 +293,7 @@ def view(state: GameState, seat: int | None) -> View:
     result = state.outcome
     return View(
         variant=state.settings.variant,
+        tactics=state.settings.tactics,
         rounds=state.settings.rounds,
         round=state.round,
         scores=_pair(state.scores),

@@ -249,20 +249,23 @@ class Authority:
         winner = after.outcome.winner if after.outcome is not None else None
         entry = Entry(game.version, kind, notation, seat)
         await self.db(self.store.append, game.info.id, entry, status, winner)
+        kept = min(len(game.state.history), len(after.history))
         game.state, game.version = after, entry.index + 1
         game.info.status, game.info.winner = status, winner
-        self.broadcast(game)
+        self.broadcast(game, kept)
         self.kick_ai(game)
 
-    def broadcast(self, game: LiveGame) -> None:
-        """Queue the game's state for every client (one message built per seat)."""
+    def broadcast(self, game: LiveGame, log_from: int | None = None) -> None:
+        """Queue the game's state for every client (one message built per seat), with the log's
+        entries from ``log_from`` on (the first that changed; default: none changed)."""
+        start = len(game.state.history) if log_from is None else log_from
         texts: dict[int | None, str] = {}
         for conn in list(game.connections):
             if conn.closed.is_set():
                 game.connections.discard(conn)
                 continue
             if conn.seat not in texts:
-                texts[conn.seat] = state_text(game, conn.seat)
+                texts[conn.seat] = state_text(game, conn.seat, start)
             conn.send(texts[conn.seat])
 
     # ------------------------------------------------------------ the AI

@@ -4,8 +4,9 @@ finished game's replay steps. Everything here is derived; nothing changes a game
 A state message is built for one seat (R10: its own view, log and legal actions), but part of
 it is the same for every client of one position: the stones' formations, the board the last
 round ended with and, at the end, the reveal. ``Told`` (one per game) encodes those once per
-position, and keeps each seat's log as it encoded it, so that a new position encodes only the
-entries added since; each message is then put together from encoded parts.
+position; each message is then put together from encoded parts. A message carries the whole
+log only when a client asks (on connecting, on ``sync``); a change tells only the entries from
+``log_from`` on, the first that changed (none after an undo: the client drops the rest).
 """
 
 from __future__ import annotations
@@ -44,36 +45,14 @@ class Served(Protocol):
     told: Told
 
 
-class _Log:
-    """One seat's log as last sent: its entries, and their JSON without the brackets."""
-
-    __slots__ = ("body", "entries")
-
-    def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
-        self.body = ""
-
-    def encoded(self, entries: list[dict[str, Any]]) -> str:
-        """The JSON of ``entries``, encoding only the entries after those it already holds."""
-        kept = len(self.entries)
-        if kept > len(entries) or entries[:kept] != self.entries:
-            kept, self.body = 0, ""
-        if len(entries) > kept:
-            tail = encode(entries[kept:])[1:-1]
-            self.body = f"{self.body},{tail}" if self.body else tail
-        self.entries = entries
-        return f"[{self.body}]"
-
-
 class Told:
     """A game's parts of the state message that do not depend on who is told, encoded once per
-    position (``shared``), and each seat's log (``log``)."""
+    position (``shared``)."""
 
     def __init__(self) -> None:
         self._state: GameState | None = None
         self._shared: dict[str, str] = {}
         self._round_end: tuple[int, object, object, str] = (-1, None, None, "null")
-        self._logs: dict[int | None, _Log] = {}
 
     def shared(self, state: GameState) -> dict[str, str]:
         """``formations``, ``round_end`` and ``reveal`` of ``state`` as JSON (computed once for it)."""
@@ -98,14 +77,10 @@ class Told:
             self._round_end = (last, board, outcome, text)
         return text
 
-    def log(self, state: GameState, seat: int | None) -> str:
-        """Every move of the match as ``seat`` may know it (``public_log``), as JSON."""
-        return self._logs.setdefault(seat, _Log()).encoded(public_log(state, seat))
 
-
-def state_text(game: Served, seat: int | None) -> str:
+def state_text(game: Served, seat: int | None, log_from: int = 0) -> str:
     """The state message (JSON text) for one client of ``game``: ``seat``'s view (R10) and what
-    goes with it (see docs/web.md)."""
+    goes with it (see docs/web.md), with the log's entries from ``log_from`` on."""
     state, info = game.state, game.info
     seen = view(state, seat)
     shared = game.told.shared(state)
@@ -124,7 +99,8 @@ def state_text(game: Served, seat: int | None) -> str:
         ("legal", encode(legal(game, seat))),
         ("auto_draw", encode(seat == state.turn and state.draw_is_forced)),
         ("formations", shared["formations"]),
-        ("log", game.told.log(state, seat)),
+        ("log_from", encode(log_from)),
+        ("log", encode(public_log(state, seat, log_from))),
         ("round_end", shared["round_end"]),
         ("status", encode(info.status)),
         ("reveal", shared["reveal"]),

@@ -220,9 +220,16 @@ def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callabl
             legal = states[mover]["view"]["legal"]
             claims = [a for a in legal if a.startswith("claim")]
             move = claims[0] if claims else (pick or _random_move)(legal, rng)
-            states[mover] = _send_move(sockets[mover], move)
-            states[1 - mover] = json.loads(sockets[1 - mover].recv(timeout=10))
+            states[mover] = _with_log(states[mover], _send_move(sockets[mover], move))
+            states[1 - mover] = _with_log(states[1 - mover], json.loads(sockets[1 - mover].recv(timeout=10)))
     return dict(states[0])
+
+
+def _with_log(before: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` with the whole log: ``before``'s up to ``log_from``, then the entries it tells."""
+    start = message["log_from"]
+    assert start <= len(before["log"]), "entries told after a gap"
+    return message | {"log_from": 0, "log": before["log"][:start] + message["log"]}
 
 
 def _random_move(legal: list[str], rng: random.Random) -> str:

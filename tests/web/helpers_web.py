@@ -32,8 +32,8 @@ SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""
 
 STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "legal",
-              "auto_draw", "formations", "log", "round_end", "status", "reveal", "rematch", "rematch_of",
-              "rematch_closed"}
+              "auto_draw", "formations", "log_from", "log", "round_end", "status", "reveal", "rematch",
+              "rematch_of", "rematch_closed"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
@@ -92,6 +92,16 @@ def socket_path(game_id: str, token: str | None = None) -> str:
     return f"/ws/games/{game_id}" + (f"?token={token}" if token else "")
 
 
+def whole_log(previous: Message | None, message: Message) -> Message:
+    """``message`` with the whole log, as a page puts it together: the log it had (``previous``'s)
+    up to ``log_from``, then the entries ``message`` tells."""
+    start = message["log_from"]
+    earlier = previous["log"] if previous is not None else []
+    assert start == 0 or start <= len(earlier), "entries told after a gap"
+    whole: Message = message | {"log_from": 0, "log": earlier[:start] + message["log"]}
+    return whole
+
+
 def receive_state(ws: WebSocketTestSession) -> Message:
     """The next message, which must be a state message."""
     message: Message = ws.receive_json()
@@ -142,8 +152,9 @@ def legal_parts(state: GameState, seat: int | None, status: str) -> list[Message
 
 
 def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
-                   status: str) -> Message:
-    """The exact state message ``seat`` should get (built here, not by the server)."""
+                   status: str, log_from: int = 0) -> Message:
+    """The exact state message ``seat`` should get (built here, not by the server), telling the
+    log's entries from ``log_from`` on."""
     seen = view(state, seat)
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
     can_undo = seat is not None and status == "playing" and isinstance(undo_span(state, seat), int)
@@ -159,7 +170,8 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "legal": legal_parts(state, seat, status),
         "auto_draw": seat == state.turn and state.draw_is_forced,
         "formations": formations(state),
-        "log": public_log(state, seat),
+        "log_from": log_from,
+        "log": public_log(state, seat)[log_from:],
         "round_end": round_board(state, len(state.round_outcomes) - 1),
         "status": "over" if state.is_over else status,
         "reveal": reveal(state) if state.is_over else None,
@@ -228,9 +240,12 @@ class Duel:
         self.state = GameState.new(Settings.of(variant, rounds), seed)
         self.version = 0
         self.messages: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
+        self.log_from = 0
+        """Where the log told by the next broadcast starts (0: a whole log, on connecting)."""
         self._connect()
 
     def _connect(self) -> None:
+        self.log_from = 0
         self._stack = ExitStack()
         self.sockets: dict[int | None, WebSocketTestSession] = {}
         try:
@@ -265,11 +280,14 @@ class Duel:
         """The game's status as the test sees it."""
         return "over" if self.state.is_over else "playing"
 
-    def _check(self, seat: int | None, message: Message) -> None:
-        expected = expected_state(self.state, seat, self.version, self.players, self.status)
+    def _check(self, seat: int | None, message: Message, log_from: int | None = None) -> None:
+        start = self.log_from if log_from is None else log_from
+        expected = expected_state(self.state, seat, self.version, self.players, self.status, start)
         assert message == expected, _difference(message, expected)
         assert not (found := leaked(message, self.state, seat, self.seed)), (seat, found, message)
-        self.messages[seat].append(message)
+        whole = whole_log(self.messages[seat][-1] if self.messages[seat] else None, message)
+        assert whole["log"] == public_log(self.state, seat)  # what the page puts together (R10.2)
+        self.messages[seat].append(whole)
 
     def collect(self) -> None:
         """Read one state message on every socket and check each."""
@@ -285,6 +303,7 @@ class Duel:
         self.sockets[seat].send_json(payload)
         self.state.apply(move)
         self.version += 1
+        self.log_from = len(self.state.history) - 1
         self.collect()
 
     def undo(self, seat: int, count: int) -> None:
@@ -293,6 +312,7 @@ class Duel:
         self.state = replayed(self.state.settings, self.seed, [str(ACTIONS[a]) for a in
                                                                self.state.history[:-count]])
         self.version += 1
+        self.log_from = len(self.state.history)
         self.collect()
 
     def refused(self, seat: int | None, payload: Message | str | bytes, code: str) -> Message:
@@ -304,7 +324,7 @@ class Duel:
             ws.send_text(payload if isinstance(payload, str) else json.dumps(payload))
         error = receive_error(ws, code)
         if code == "stale":
-            self._check(seat, receive_state(ws))
+            self._check(seat, receive_state(ws), log_from=0)
         self.sync(seat)
         return error
 
@@ -312,7 +332,7 @@ class Duel:
         """Ask for the state on one socket; it must be unchanged."""
         self.sockets[seat].send_json({"type": "sync"})
         message = receive_state(self.sockets[seat])
-        self._check(seat, message)
+        self._check(seat, message, log_from=0)
         return message
 
     def play_until(self, done: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:

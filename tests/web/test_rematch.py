@@ -85,9 +85,11 @@ def game_count(client: TestClient) -> int:
     return len(service_of(client).store.recent(1000))
 
 
-def rematch_seen(duel: Duel, seat: int | None, rematch: Message) -> Message:
-    """The finished game's state message for ``seat``, telling of ``rematch``."""
-    return expected_state(duel.state, seat, duel.version, duel.players, "over") | {"rematch": rematch}
+def rematch_seen(duel: Duel, seat: int | None, rematch: Message, told: bool = True) -> Message:
+    """The finished game's state message for ``seat``, telling of ``rematch``: a change ``told``
+    to the sockets there (no new log entries), else the whole state (a socket opened now)."""
+    start = len(duel.state.history) if told else 0
+    return expected_state(duel.state, seat, duel.version, duel.players, "over", start) | {"rematch": rematch}
 
 
 def seated(client: TestClient, game_id: str, token: str) -> Message:

@@ -62,9 +62,12 @@ def refused(response: Any, status: int, words: str) -> None:
     assert words in response.json()["error"], response.text
 
 
-def seen(duel: Duel, seat: int | None, rematch: Message | None, rematch_closed: Message | None) -> Message:
-    """The finished game's state message for ``seat`` with this rematch and closed offer."""
-    state = expected_state(duel.state, seat, duel.version, duel.players, "over")
+def seen(duel: Duel, seat: int | None, rematch: Message | None, rematch_closed: Message | None,
+         told: bool = True) -> Message:
+    """The finished game's state message for ``seat`` with this rematch and closed offer: a change
+    ``told`` to the sockets there (no new log entries), else the whole state (a socket opened now)."""
+    start = len(duel.state.history) if told else 0
+    state = expected_state(duel.state, seat, duel.version, duel.players, "over", start)
     return state | {"rematch": rematch, "rematch_closed": rematch_closed}
 
 
@@ -343,7 +346,7 @@ def restart_and_check(settings: WebSettings, duel: Duel, grant: Message, reason:
     kept out of the lobby; a new offer can be made."""
     shut = {"id": grant["id"], "by": 0, "reason": reason}
     with TestClient(create_app(settings)) as client:
-        assert seated(client, duel.id, duel.tokens[1]) == seen(duel, 1, None, shut)
+        assert seated(client, duel.id, duel.tokens[1]) == seen(duel, 1, None, shut, told=False)
         at_table = seated(client, grant["id"], grant["token"])
         assert (at_table["status"], at_table["rematch_of"], at_table["rematch_closed"]) == (
             "closed", duel.id, shut)

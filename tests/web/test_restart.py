@@ -24,7 +24,17 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from helpers_web import SEED, Duel, choose, log_of, receive_state, service_of, socket_path, test_settings
+from helpers_web import (
+    SEED,
+    Duel,
+    choose,
+    log_of,
+    receive_state,
+    service_of,
+    socket_path,
+    test_settings,
+    whole_log,
+)
 from starlette.testclient import TestClient
 from websockets.sync.client import ClientConnection, connect
 
@@ -105,13 +115,13 @@ def _friend_moves(server: Server, game_id: str, tokens: list[str], rng: random.R
     """Play ``moves`` moves (None: to the end) of a friend game; the last state of each seat."""
     with server.socket(game_id, tokens[0]) as first, server.socket(game_id, tokens[1]) as second:
         sockets = [first, second]
-        last = [_state(ws) for ws in sockets]
+        last = [whole_log(None, _state(ws)) for ws in sockets]
         played = 0
         while last[0]["status"] != "over" and (moves is None or played < moves):
             mover = last[0]["view"]["turn"]
             sockets[mover].send(json.dumps({"type": "action", "action": choose(last[mover], rng),
                                             "version": last[mover]["version"]}))
-            last = [_state(ws) for ws in sockets]
+            last = [whole_log(told, _state(ws)) for told, ws in zip(last, sockets, strict=True)]
             played += 1
         return last
 
@@ -122,8 +132,9 @@ def _ai_moves(server: Server, game_id: str, token: str, rng: random.Random, move
     again. With ``send_last_and_go`` the last move is sent and the socket left at once."""
     with server.socket(game_id, token) as ws:
         played = 0
+        message = None
         while True:
-            message = _state(ws)
+            message = whole_log(message, _state(ws))
             if message["status"] == "over":
                 return message
             if not message["view"]["legal"]:

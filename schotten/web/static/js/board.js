@@ -165,7 +165,7 @@ export function decksNode(data, drawable = new Map()) {
     return node;
   };
   const nodes = [deck("clan", data.clan_deck, t("Clan deck"))];
-  if (data.variant !== "base") nodes.push(deck("tactic", data.tactic_deck, t("Tactic deck")));
+  if (data.tactics) nodes.push(deck("tactic", data.tactic_deck, t("Tactic deck")));
   return el("div", { class: "decks" }, ...nodes);
 }
 

@@ -13,7 +13,7 @@ import {
   animateArrivals, lastTurn, removedMoves, roundMoves, turnMarks, turnSummary, undoText,
 } from "./lastturn.js";
 import { movesOf } from "./legal.js";
-import { renderLog } from "./log.js";
+import { renderLog, wholeLog } from "./log.js";
 import { renderDecks, renderPanel, renderScore, renderStatus, statusText } from "./panels.js";
 import {
   keepSelection, onRefused, reviewProvisional, settle, wirePlays,
@@ -177,6 +177,12 @@ function arrivals(before, msg, turn) {
 function onState(msg) {
   if (game.msg && msg.version < game.msg.version) return;
   const before = game.msg;
+  const log = wholeLog(before, msg);
+  if (!log) {
+    send({ type: "sync" });
+    return;
+  }
+  msg.log = log;
   game.msg = msg;
   settle();
   reviewProvisional(msg);

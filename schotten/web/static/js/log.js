@@ -1,11 +1,24 @@
 // The move log beside the board: every move of the match as this seat may know it (the state
 // message's `log`), newest first, each round under its own heading with its result
-// (`view.round_outcomes`) at the top. It comes whole with every state, so it survives a reload.
+// (`view.round_outcomes`) at the top. A state message tells the entries from `log_from` on; the
+// first one on a socket tells them all, so the log survives a reload.
 
 import { roundText } from "./board.js";
 import { byId, el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { moveText } from "./moves.js";
+
+/**
+ * The whole log after a state message: a message tells the entries from `log_from` on (all of
+ * them when it is 0), so the page keeps the log it had up to there. Null when entries are
+ * missing (the page then asks for the whole state again).
+ */
+export function wholeLog(before, msg) {
+  const from = msg.log_from || 0;
+  if (from === 0) return msg.log;
+  if (!before || from > before.log.length) return null;
+  return before.log.slice(0, from).concat(msg.log);
+}
 
 function moveItem(move, names) {
   return el("li", {

@@ -86,7 +86,7 @@ export function renderPanel(id, seat, moves) {
   const isSelf = seat === game.msg.seat;
   const header = el("div", { class: "panel-head" },
     el("span", { class: "pname", text: isSelf ? t("{name} (you)", { name }) : name }),
-    view.variant !== "base" ? el("span", {
+    view.tactics ? el("span", {
       class: "muted",
       text: t("Tactic cards played: {n}", { n: view.tactics_played[seat] }),
     }) : null);
