@@ -188,9 +188,9 @@ def long_match(seed: int = MESSAGE_SEED) -> tuple[GameState, GameState]:
 def message_cost(repeats: int = MESSAGE_REPEATS) -> dict[str, float]:
     """Milliseconds per client of one broadcast at the last decision of ``long_match`` (two seats
     and a spectator, each state message built and encoded as JSON), right after the broadcast
-    of the move before (``per_client_ms``: the log's new entries only) and as the first messages
-    of a game just loaded (``first_ms``: the whole log), and of the view alone: CPU time of this thread (the machine may be busy
-    with other work), the best of a few batches."""
+    of the move before (``per_client_ms``: the log's new entries only) and as the first
+    messages of a game just loaded (``first_ms``: the whole log), and of the view alone: CPU
+    time of this thread (the machine may be busy with other work), the best of a few batches."""
     before, state = long_match()
     info = GameInfo(id="bench", variant="tactics", rounds=3, seed=MESSAGE_SEED, mode=Mode.FRIEND, level=None,
                     ai_seat=None, players=["A", "B"], token_hashes=[None, None], status=Status.PLAYING)

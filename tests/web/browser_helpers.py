@@ -105,6 +105,44 @@ def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
+PAGE_TIMEOUT_MS = 45_000
+"""How long a page step may wait: a guard against a hung page, not a measurement."""
+DESKTOP = {"width": 1280, "height": 900}
+"""The viewport of a desktop page."""
+
+
+class Browser:
+    """Opens contexts and pages on one Chromium and collects the pages' uncaught errors."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def page(self, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
+        """A page in a fresh context (its own cookies)."""
+        context = self.chromium.new_context(viewport=viewport, locale=options.pop("locale", "en-GB"),
+                                            accept_downloads=True, **options)
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    def twin(self, page: Any) -> Any:
+        """Another page of ``page``'s context (same cookies and saved preferences) on its URL."""
+        other = page.context.new_page()
+        other.on("pageerror", lambda error: self.errors.append(str(error)))
+        other.goto(page.url)
+        other.wait_for_selector("#status[data-version]")
+        return other
+
+    def close(self) -> None:
+        """Close every context."""
+        for context in self.contexts:
+            context.close()
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as sock:

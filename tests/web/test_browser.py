@@ -28,9 +28,9 @@ from typing import Any
 
 import pytest
 from browser_helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+    DESKTOP,
     STATIC,
+    Browser,
     LiveServer,
     finished_friend_game,
     open_friend_table,
@@ -62,7 +62,6 @@ CONFIRM_EXPECTED = """() => {
   const state = window.schotten.state;
   return document.querySelector('#confirm-plays').checked && state.view.phase === 'PLAY' && state.auto_draw;
 }"""
-DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 TACTICS_TURNS = 14
 RUSE_PHASES = {
@@ -98,19 +97,6 @@ def test_translations_differ_from_english() -> None:
 # ---------------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(scope="module")
-def sync_api() -> Any:
-    """Playwright's sync API; without Chromium the tests skip, or fail where CI requires them."""
-    if not CHROMIUM.exists():
-        reason = f"Debian chromium is not installed at {CHROMIUM}: the browser tests need it"
-        if os.environ.get("SCHOTTEN_REQUIRE_BROWSER"):
-            pytest.fail(reason + " (SCHOTTEN_REQUIRE_BROWSER is set)")
-        pytest.skip(reason)
-    import playwright.sync_api
-
-    return playwright.sync_api
-
-
 @pytest.fixture
 def server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
     """A server of its own for each test, whose games get the seeds 4242, 4243, ..."""
@@ -125,63 +111,11 @@ def cli_server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
-@pytest.fixture(scope="module")
-def chromium_browser(sync_api: Any) -> Iterator[Any]:
-    with sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("SCHOTTEN_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-PAGE_TIMEOUT_MS = 45_000
-"""How long a page step may wait: a guard against a hung page, not a measurement."""
-
-
-class Browser:
-    """Opens contexts and pages on one Chromium and collects the pages' uncaught errors."""
-
-    def __init__(self, chromium: Any) -> None:
-        self.chromium = chromium
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def page(self, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
-        """A page in a fresh context (its own cookies)."""
-        context = self.chromium.new_context(viewport=viewport, locale=options.pop("locale", "en-GB"),
-                                            accept_downloads=True, **options)
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        return page
-
-    def twin(self, page: Any) -> Any:
-        """Another page of ``page``'s context (same cookies and saved preferences) on its URL."""
-        other = page.context.new_page()
-        other.on("pageerror", lambda error: self.errors.append(str(error)))
-        other.goto(page.url)
-        other.wait_for_selector("#status[data-version]")
-        return other
-
-    def close(self) -> None:
-        """Close every context."""
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def pages(chromium_browser: Any) -> Iterator[Browser]:
-    opened = Browser(chromium_browser)
-    yield opened
-    opened.close()
-    assert not opened.errors, f"uncaught errors in the page: {opened.errors}"
 
 
 # ---------------------------------------------------------------------- helpers

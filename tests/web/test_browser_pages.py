@@ -14,12 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, LiveServer, finished_friend_game, post_json
+from browser_helpers import Browser, LiveServer, finished_friend_game, post_json
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
-PAGE_TIMEOUT_MS = 45_000
-"""How long a page step may wait: a guard against a hung page, not a measurement."""
 LOCALES = {"en": "en-GB", "pt": "pt-BR", "ca": "ca-ES"}
 PLAYING = "This game is still being played: its replay opens when it is over."
 PT_PLAYING = "Esta partida ainda está sendo jogada: o replay abre quando ela terminar."
@@ -40,59 +38,17 @@ TN_ROUNDS = """async () => {
 # ---------------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Chromium under Playwright; without it the tests skip, or fail where CI requires them."""
-    if not CHROMIUM.exists():
-        reason = f"Debian chromium is not installed at {CHROMIUM}: the browser tests need it"
-        if os.environ.get("SCHOTTEN_REQUIRE_BROWSER"):
-            pytest.fail(reason + " (SCHOTTEN_REQUIRE_BROWSER is set)")
-        pytest.skip(reason)
-    import playwright.sync_api
-
-    with playwright.sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def server(chromium: Any, tmp_path: Path) -> Iterator[LiveServer]:
+def server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
     """A server of its own for each test, with fixed game seeds."""
     with LiveServer(tmp_path / "games.db", tmp_path / "server.log", seed=5151) as live:
         yield live
 
 
-class Pages:
-    """Pages in fresh contexts (each its own cookies: its own seats) on one Chromium; collects
-    the pages' uncaught errors."""
-
-    def __init__(self, chromium: Any) -> None:
-        self.chromium = chromium
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def page(self, lang: str = "en", width: int = 1280) -> Any:
-        """A page of a new browser whose preferred language is ``lang``, ``width`` pixels wide."""
-        context = self.chromium.new_context(viewport={"width": width, "height": 900}, locale=LOCALES[lang])
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
-        self.contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        return page
-
-    def close(self) -> None:
-        """Close every context."""
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def pages(chromium: Any) -> Iterator[Pages]:
-    opened = Pages(chromium)
-    yield opened
-    opened.close()
-    assert not opened.errors, f"uncaught errors in the page: {opened.errors}"
+def open_page(pages: Browser, lang: str = "en", width: int = 1280) -> Any:
+    """A page of a new browser (its own cookies: its own seats) whose preferred language is
+    ``lang``, ``width`` pixels wide."""
+    return pages.page(viewport={"width": width, "height": 900}, locale=LOCALES[lang])
 
 
 # ---------------------------------------------------------------------- helpers
@@ -142,30 +98,30 @@ def create_from_lobby(page: Any, url: str, variant: str, mode: str = "ai") -> st
 
 
 @pytest.mark.parametrize("lang", ["pt", "ca"])
-def test_plurals_in_the_lobby(pages: Pages, server: LiveServer, lang: str) -> None:
+def test_plurals_in_the_lobby(pages: Browser, server: LiveServer, lang: str) -> None:
     """A table of 1 round reads "1 rodada" / "1 ronda", one of 3 "3 rodadas" / "3 rondes"; the
     page's tn picks each form by the language's plural category (Intl.PluralRules)."""
     one, three = ai_table(server.url, "Ann", rounds=1), ai_table(server.url, "Bob", rounds=3)
-    page = pages.page(lang)
+    page = open_page(pages, lang)
     lobby(page, server.url, lang)
     assert f" · {ROUNDS[lang][1]} · " in row(page, one).inner_text()
     assert f" · {THREE_ROUNDS[lang]} · " in row(page, three).inner_text()
     assert page.evaluate(TN_ROUNDS) == ROUNDS[lang]
 
 
-def test_plurals_in_english_need_no_catalogue(pages: Pages, server: LiveServer) -> None:
-    page = pages.page("en")
+def test_plurals_in_english_need_no_catalogue(pages: Browser, server: LiveServer) -> None:
+    page = open_page(pages, "en")
     ai_table(server.url, "Ann", rounds=1)
     lobby(page, server.url)
     assert page.evaluate(TN_ROUNDS) == ROUNDS["en"]
     assert " · 1 round · " in page.inner_text("#playing-tables")
 
 
-def test_plurals_on_the_replay_page(pages: Pages, server: LiveServer) -> None:
+def test_plurals_on_the_replay_page(pages: Browser, server: LiveServer) -> None:
     """The replay's first step counts its moves with the plural form ("lances", "jugades")."""
     game_id, _ = finished_friend_game(server.url, seed=3)
     for lang, words in (("pt", "lances no total"), ("ca", "jugades en total")):
-        page = pages.page(lang)
+        page = open_page(pages, lang)
         page.goto(f"{server.url}/replay/{game_id}")
         page.wait_for_selector("#step[data-index='0']")
         total = int(page.get_attribute("#slider", "max") or 0)
@@ -175,18 +131,18 @@ def test_plurals_on_the_replay_page(pages: Pages, server: LiveServer) -> None:
 # ---------------------------------------------------------------------- AI level and variants
 
 
-def test_the_expert_ai_level_is_shown_as_master(pages: Pages, server: LiveServer) -> None:
+def test_the_expert_ai_level_is_shown_as_master(pages: Browser, server: LiveServer) -> None:
     """"Expert" names a variant only: the level (API value ``expert``) reads "Master" in the form,
     the table's description and the AI's name, in the lobby and on the replay page."""
     game_id = ai_table(server.url, "Ann", level="expert", variant="base")
-    page = pages.page("en")
+    page = open_page(pages, "en")
     lobby(page, server.url)
     assert page.inner_text('#level option[value="expert"]') == "Master"
     text = row(page, game_id).inner_text()
     assert "against the computer (Master)" in text and "AI (master)" in text and "xpert" not in text
     assert table_of(server.url, game_id)["level"] == "expert", "the API keeps its value"
 
-    reader = pages.page("pt")
+    reader = open_page(pages, "pt")
     lobby(reader, server.url, "pt")
     assert reader.inner_text('#level option[value="expert"]') == "Mestre"
     assert reader.inner_text('#variant option[value="expert"]') == "Especialista"
@@ -208,17 +164,17 @@ def test_the_expert_ai_level_is_shown_as_master(pages: Pages, server: LiveServer
     assert page.inner_text("#panel-top .pname") == "AI (master)"
 
 
-def test_expert_without_tactic_cards_can_be_chosen(pages: Pages, server: LiveServer) -> None:
+def test_expert_without_tactic_cards_can_be_chosen(pages: Browser, server: LiveServer) -> None:
     """The lobby offers the expert variant without tactic cards (``expert-base``) and opens such
     a table; the lobby lists it under that name."""
-    page = pages.page("en")
+    page = open_page(pages, "en")
     page.goto(f"{server.url}/")
     assert page.inner_text('#variant option[value="expert-base"]') == "Expert, without tactic cards"
     game_id = create_from_lobby(page, server.url, "expert-base")
     assert table_of(server.url, game_id)["variant"] == "expert-base"
     lobby(page, server.url)
     assert row(page, game_id, "#my-games").inner_text().startswith("Expert, without tactic cards · 1 round")
-    reader = pages.page("ca")
+    reader = open_page(pages, "ca")
     reader.goto(f"{server.url}/")
     reader.wait_for_function("() => document.documentElement.lang === 'ca'")
     assert reader.inner_text('#variant option[value="expert-base"]') == "Expert, sense cartes tàctiques"
@@ -227,10 +183,10 @@ def test_expert_without_tactic_cards_can_be_chosen(pages: Pages, server: LiveSer
 # ---------------------------------------------------------------------- one's own games
 
 
-def test_resume_on_ones_own_tables_and_watch_on_the_others(pages: Pages, server: LiveServer) -> None:
+def test_resume_on_ones_own_tables_and_watch_on_the_others(pages: Browser, server: LiveServer) -> None:
     """In the lobby Ann's game in progress and her table waiting for a friend say Resume (to her
     seat's page); Bob's game says Watch. Bob sees Ann's open table with Join, his own with Resume."""
-    ann, bob = pages.page(), pages.page()
+    ann, bob = open_page(pages), open_page(pages)
     ann_game = create_from_lobby(ann, server.url, "tactics")
     ann_open = create_from_lobby(ann, server.url, "base", mode="friend")
     bob_game = create_from_lobby(bob, server.url, "base")
@@ -249,11 +205,11 @@ def test_resume_on_ones_own_tables_and_watch_on_the_others(pages: Pages, server:
     assert ann.evaluate("() => window.schotten.state.seat") in (0, 1), "Ann is back at her seat"
 
 
-def test_the_my_games_list(pages: Pages, server: LiveServer) -> None:
+def test_the_my_games_list(pages: Browser, server: LiveServer) -> None:
     """A new browser has no My games section; once it holds seats, the list shows its game in
     progress and its open table with Resume, its finished game with its replay; not the others'
     games, nor a rematch table closed before its game began (nothing to resume or replay)."""
-    page = pages.page()
+    page = open_page(pages)
     others = ai_table(server.url, "Cleo")
     lobby(page, server.url)
     assert page.locator("#my-games-box").is_hidden()
@@ -283,9 +239,9 @@ def test_the_my_games_list(pages: Pages, server: LiveServer) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "pt", "ca"])
-def test_the_lobby_fits_a_phone(pages: Pages, server: LiveServer, lang: str) -> None:
+def test_the_lobby_fits_a_phone(pages: Browser, server: LiveServer, lang: str) -> None:
     """On a 320-pixel screen the lobby (its form, My games) needs no sideways scrolling."""
-    page = pages.page(lang, width=320)
+    page = open_page(pages, lang, width=320)
     create_from_lobby(page, server.url, "expert-base")
     lobby(page, server.url, lang)
     page.wait_for_selector("#my-games li")
@@ -304,12 +260,12 @@ def assert_no_replay_parts(page: Any) -> None:
     assert page.locator("#message").is_hidden()
 
 
-def test_the_replay_page_of_a_game_in_progress(pages: Pages, server: LiveServer) -> None:
+def test_the_replay_page_of_a_game_in_progress(pages: Browser, server: LiveServer) -> None:
     """The replay of a game being played is refused (409, R10.4): the page says so where the
     replay would be, in the reader's language, with a link to watch it live, and offers nothing
     empty or dead (neither while the answer is awaited)."""
     game_id = ai_table(server.url, "Ann")
-    page = pages.page("en")
+    page = open_page(pages, "en")
     held: list[Any] = []
     page.route(f"**/api/games/{game_id}/replay", lambda route: held.append(route))
     page.goto(f"{server.url}/replay/{game_id}")
@@ -327,17 +283,17 @@ def test_the_replay_page_of_a_game_in_progress(pages: Pages, server: LiveServer)
     page.wait_for_url(f"**/game/{game_id}")
     page.wait_for_selector('#status[data-status="playing"]')
 
-    reader = pages.page("pt")
+    reader = open_page(pages, "pt")
     reader.goto(f"{server.url}/replay/{game_id}")
     reader.wait_for_selector("#replay-playing")
     assert reader.inner_text("#replay-playing") == PT_PLAYING
     assert reader.inner_text("#watch-live") == "Assistir ao vivo"
 
 
-def test_the_replay_page_of_an_unknown_game(pages: Pages, server: LiveServer) -> None:
+def test_the_replay_page_of_an_unknown_game(pages: Browser, server: LiveServer) -> None:
     """An unknown game's replay page is the server's 404 page; a game that vanishes between the
     page and its replay request gets a sentence and a way back to the lobby."""
-    page = pages.page("en")
+    page = open_page(pages, "en")
     answer = page.goto(f"{server.url}/replay/0123456789abcdef")
     assert answer.status == 404 and page.inner_text("h1") == "No such game"
     finished, _ = finished_friend_game(server.url, seed=6)
