@@ -4,7 +4,7 @@ The log is the truth; a ``GameState`` is a cache rebuilt by replaying the log's
 actions with the engine, after folding away the moves each undo entry took back.
 
 Misclick undo is a rule of this web app, as Board Game Arena offers it, not a rule of
-the game (it is not in RULES.md): a seat may take back its last card play of the turn
+the game (it is not in docs/rules.md): a seat may take back its last card play of the turn
 (a card on a stone, a combat mode or a ruse, with every move it made after it) only
 
 - while that seat is still the one deciding, in the same round, and

@@ -1,4 +1,4 @@
-"""No socket ever receives what its seat may not know (RULES.md R10, R10.4).
+"""No socket ever receives what its seat may not know (rules R10 and R10.4 of docs/rules.md).
 
 Whole games are played over WebSockets, and every message every socket receives is
 compared with the message built here from ``view(state, seat)`` for that socket's seat
