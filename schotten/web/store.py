@@ -256,7 +256,7 @@ class Store:
         """The ids of the games being played (of one mode, if given)."""
         query = select(GameRow.id).where(GameRow.status == Status.PLAYING.value)
         if mode is not None:
-            query = query.where(GameRow.mode == mode.value)
+            query = query.where(GameRow.mode == Mode(mode).value)
         with self._session() as session:
             return list(session.scalars(query))
 

@@ -33,6 +33,7 @@ from helpers_web import (
     service_of,
     socket_path,
     test_settings,
+    whole_log,
 )
 from sqlalchemy import make_url, text
 from starlette.testclient import TestClient
@@ -181,8 +182,9 @@ def _ai_turns(client: TestClient, game_id: str, token: str, rng: random.Random,
     """Our ``moves`` moves against the AI (None: to the end); the state once it is our turn again."""
     with client.websocket_connect(socket_path(game_id, token)) as ws:
         played = 0
+        message = None
         while True:
-            message = receive_state(ws)
+            message = whole_log(message, receive_state(ws))
             if message["status"] == "over" or (message["view"]["legal"] and played == moves):
                 return message
             if message["view"]["legal"]:
