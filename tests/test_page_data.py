@@ -81,6 +81,8 @@ def test_formations_are_given_for_complete_sides_only() -> None:
 
 
 def test_each_round_keeps_the_board_it_ended_with() -> None:
+    """The board a round ended with (R6.1: a breakthrough claim, or R6.2 when play ran out) is kept
+    after the next round is dealt (R9), with each stone's owner."""
     settings = Settings.of("tactics", rounds=3)
     state = GameState.new(settings, 8)
     rng = random.Random(8)

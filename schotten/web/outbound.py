@@ -52,7 +52,6 @@ class Told:
     def __init__(self) -> None:
         self._state: GameState | None = None
         self._shared: dict[str, str] = {}
-        self._round_end: tuple[int, object, object, str] = (-1, None, None, "null")
 
     def shared(self, state: GameState) -> dict[str, str]:
         """``formations``, ``round_end`` and ``reveal`` of ``state`` as JSON (computed once for it)."""
@@ -60,22 +59,10 @@ class Told:
             self._state = state
             self._shared = {
                 "formations": encode(formations(state)),
-                "round_end": self._last_round_end(state),
+                "round_end": encode(round_board(state, len(state.round_outcomes) - 1)),
                 "reveal": encode(reveal(state)) if state.is_over else "null",
             }
         return self._shared
-
-    def _last_round_end(self, state: GameState) -> str:
-        """The board the last finished round ended with (it changes only when a round ends)."""
-        last = len(state.round_outcomes) - 1
-        if not 0 <= last < len(state.round_boards):
-            return encode(round_board(state, last))
-        board, outcome = state.round_boards[last], state.round_outcomes[last]
-        index, known_board, known_outcome, text = self._round_end
-        if index != last or known_board is not board or known_outcome is not outcome:
-            text = encode(round_board(state, last))
-            self._round_end = (last, board, outcome, text)
-        return text
 
 
 def state_text(game: Served, seat: int | None, log_from: int = 0) -> str:

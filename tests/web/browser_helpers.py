@@ -143,6 +143,21 @@ class Browser:
             context.close()
 
 
+def create_table(page: Any, url: str, nickname: str, variant: str, mode: str = "ai", rounds: int = 1) -> str:
+    """Create a table from the lobby form; return the game id."""
+    page.goto(f"{url}/")
+    page.fill("#nickname", nickname)
+    page.select_option("#variant", variant)
+    page.select_option("#rounds", str(rounds))
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if mode == "ai":
+        page.select_option("#level", "easy")
+    page.click("#create")
+    page.wait_for_url("**/game/**")
+    page.wait_for_selector("#status[data-version]")
+    return str(page.url.split("/game/")[1].split("?")[0])
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket() as sock:

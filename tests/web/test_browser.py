@@ -32,6 +32,7 @@ from browser_helpers import (
     STATIC,
     Browser,
     LiveServer,
+    create_table,
     finished_friend_game,
     open_friend_table,
     page_msgids,
@@ -119,21 +120,6 @@ def shots(tmp_path: Path) -> Path:
 
 
 # ---------------------------------------------------------------------- helpers
-
-
-def create_table(page: Any, url: str, nickname: str, variant: str, mode: str = "ai", rounds: int = 1) -> str:
-    """Create a table from the lobby form; return the game id."""
-    page.goto(f"{url}/")
-    page.fill("#nickname", nickname)
-    page.select_option("#variant", variant)
-    page.select_option("#rounds", str(rounds))
-    page.check(f'input[name="mode"][value="{mode}"]')
-    if mode == "ai":
-        page.select_option("#level", "easy")
-    page.click("#create")
-    page.wait_for_url("**/game/**")
-    page.wait_for_selector("#status[data-version]")
-    return str(page.url.split("/game/")[1].split("?")[0])
 
 
 def visible_actions(page: Any) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Browser, LiveServer, finished_friend_game, post_json
+from browser_helpers import Browser, LiveServer, create_table, finished_friend_game, post_json
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
@@ -78,20 +78,6 @@ def lobby(page: Any, url: str, lang: str = "en") -> None:
 def row(page: Any, game_id: str, within: str = "main") -> Any:
     """The lobby's row of a table (in the list ``within``)."""
     return page.locator(f'{within} li[data-table="{game_id}"]')
-
-
-def create_from_lobby(page: Any, url: str, variant: str, mode: str = "ai") -> str:
-    """Open a table with the lobby's form; the game id."""
-    page.goto(f"{url}/")
-    page.fill("#nickname", "Ann")
-    page.select_option("#variant", variant)
-    page.check(f'input[name="mode"][value="{mode}"]')
-    if mode == "ai":
-        page.select_option("#level", "easy")
-    page.click("#create")
-    page.wait_for_url("**/game/**")
-    page.wait_for_selector("#status[data-version]")
-    return str(page.url.split("/game/")[1].split("?")[0])
 
 
 # ---------------------------------------------------------------------- plurals
@@ -170,7 +156,7 @@ def test_expert_without_tactic_cards_can_be_chosen(pages: Browser, server: LiveS
     page = open_page(pages, "en")
     page.goto(f"{server.url}/")
     assert page.inner_text('#variant option[value="expert-base"]') == "Expert, without tactic cards"
-    game_id = create_from_lobby(page, server.url, "expert-base")
+    game_id = create_table(page, server.url, "Ann", "expert-base")
     assert table_of(server.url, game_id)["variant"] == "expert-base"
     lobby(page, server.url)
     assert row(page, game_id, "#my-games").inner_text().startswith("Expert, without tactic cards · 1 round")
@@ -187,9 +173,9 @@ def test_resume_on_ones_own_tables_and_watch_on_the_others(pages: Browser, serve
     """In the lobby Ann's game in progress and her table waiting for a friend say Resume (to her
     seat's page); Bob's game says Watch. Bob sees Ann's open table with Join, his own with Resume."""
     ann, bob = open_page(pages), open_page(pages)
-    ann_game = create_from_lobby(ann, server.url, "tactics")
-    ann_open = create_from_lobby(ann, server.url, "base", mode="friend")
-    bob_game = create_from_lobby(bob, server.url, "base")
+    ann_game = create_table(ann, server.url, "Ann", "tactics")
+    ann_open = create_table(ann, server.url, "Ann", "base", mode="friend")
+    bob_game = create_table(bob, server.url, "Ann", "base")
     lobby(ann, server.url)
     resume = row(ann, ann_game, "#playing-tables").locator("a")
     assert resume.inner_text() == "Resume" and resume.get_attribute("href") == f"/game/{ann_game}"
@@ -213,8 +199,8 @@ def test_the_my_games_list(pages: Browser, server: LiveServer) -> None:
     others = ai_table(server.url, "Cleo")
     lobby(page, server.url)
     assert page.locator("#my-games-box").is_hidden()
-    playing = create_from_lobby(page, server.url, "tactics")
-    waiting = create_from_lobby(page, server.url, "base", mode="friend")
+    playing = create_table(page, server.url, "Ann", "tactics")
+    waiting = create_table(page, server.url, "Ann", "base", mode="friend")
     finished, links = finished_friend_game(server.url, seed=5)
     token = links[1].split("token=")[1]
     offer = post_json(f"{server.url}/api/games/{finished}/rematch", {"token": token})
@@ -242,7 +228,7 @@ def test_the_my_games_list(pages: Browser, server: LiveServer) -> None:
 def test_the_lobby_fits_a_phone(pages: Browser, server: LiveServer, lang: str) -> None:
     """On a 320-pixel screen the lobby (its form, My games) needs no sideways scrolling."""
     page = open_page(pages, lang, width=320)
-    create_from_lobby(page, server.url, "expert-base")
+    create_table(page, server.url, "Ann", "expert-base")
     lobby(page, server.url, lang)
     page.wait_for_selector("#my-games li")
     width = page.evaluate("() => document.documentElement.scrollWidth")
