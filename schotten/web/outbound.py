@@ -52,6 +52,7 @@ class Told:
     def __init__(self) -> None:
         self._state: GameState | None = None
         self._shared: dict[str, str] = {}
+        self._round_end = (-2, "null")
 
     def shared(self, state: GameState) -> dict[str, str]:
         """``formations``, ``round_end`` and ``reveal`` of ``state`` as JSON (computed once for it)."""
@@ -59,10 +60,18 @@ class Told:
             self._state = state
             self._shared = {
                 "formations": encode(formations(state)),
-                "round_end": encode(round_board(state, len(state.round_outcomes) - 1)),
+                "round_end": self._last_round_end(state),
                 "reveal": encode(reveal(state)) if state.is_over else "null",
             }
         return self._shared
+
+    def _last_round_end(self, state: GameState) -> str:
+        """The board the last finished round ended with, encoded once per round: a round's final
+        board never changes (an undo never reaches back into an earlier round)."""
+        last = len(state.round_outcomes) - 1
+        if self._round_end[0] != last:
+            self._round_end = (last, encode(round_board(state, last)))
+        return self._round_end[1]
 
 
 def state_text(game: Served, seat: int | None, log_from: int = 0) -> str:
