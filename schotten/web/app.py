@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import i18n
+from . import edge, i18n, quotas, security, watch
 from .errors import ServiceError
 from .schemas import (
     ClosedOffer,
@@ -73,6 +73,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     _error_handlers(app)
+    quotas.install(app, settings, service)
+    security.install(app, settings)
+    edge.install(app, settings)
+    watch.install(app, settings, service)
     _api_routes(app, service)
     _i18n_routes(app, settings)
     _page_routes(app, settings, service)

@@ -26,6 +26,10 @@ ErrorCode = Literal[
     "cannot_undo",
     "not_found",
     "bad_token",
+    "unavailable",
+    "damaged",
+    "forbidden_origin",
+    "limit",
 ]
 """Every error code a socket may receive (see docs/web.md)."""
 

@@ -1,14 +1,15 @@
-"""Settings of the web app: the database, where to listen, the AI pool and the socket limits.
+"""Settings of the web app: the database, where to listen, the AI pool and every limit.
 
-``WebSettings.from_env()`` reads ``SCHOTTEN_DATABASE_URL`` (default ``sqlite:///schotten.db``,
-a file in the current directory; a PostgreSQL URL such as
-``postgresql+psycopg://user:pass@host/db`` works through SQLAlchemy), ``SCHOTTEN_HOST``,
-``SCHOTTEN_PORT``, ``SCHOTTEN_AI_WORKERS`` and ``SCHOTTEN_FLOOD_LIMIT`` (messages a socket
-may send per second); keyword arguments override them.
+``WebSettings.from_env()`` reads each field from ``SCHOTTEN_<FIELD>`` (upper case:
+``SCHOTTEN_DATABASE_URL``, default ``sqlite:///schotten.db``, a file in the current
+directory; a PostgreSQL URL such as ``postgresql+psycopg://user:pass@host/db`` works through
+SQLAlchemy; ``SCHOTTEN_PORT``, ``SCHOTTEN_AI_WORKERS``, ``SCHOTTEN_FLOOD_LIMIT``, ...);
+keyword arguments override them. docs/web.md lists every setting.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -17,6 +18,7 @@ from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DEFAULT_DATABASE_URL = "sqlite:///schotten.db"
+_MINIMUM_ONE = ("ai_workers", "flood_limit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +29,8 @@ class WebSettings:
     the event loop); False uses threads (fast to start, for tests). A socket may send
     ``flood_limit`` messages per ``flood_window`` seconds of at most ``max_message_bytes``
     each; a client that lets ``send_queue`` outgoing messages pile up is disconnected.
+    Sizes are in bytes, times in seconds; rates are in the ``limits`` library's notation
+    (``"30/second;600/minute"``).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -41,22 +45,42 @@ class WebSettings:
     flood_window: float = 1.0
     send_queue: int = 64
     table_limit: int = 50
+    # storage
+    db_busy_timeout: float = 5.0
+    db_retry_limit: float = 60.0
+    # the edge: connections, requests and frames
+    max_body_bytes: int = 64 * 1024
+    max_header_bytes: int = 16 * 1024
+    ws_max_bytes: int = 64 * 1024
+    handshake_timeout: float = 10.0
+    idle_timeout: float = 5.0
+    connections_per_address: int = 64
+    # origins, cookies and headers
+    allowed_origins: tuple[str, ...] = ()
+    https: bool = False
+    # per client address
+    address_rate: str = "50/second;1000/minute"
+    tables_rate: str = "10/minute;60/hour"
+    open_tables_per_address: int = 3
+    ai_tables_per_address: int = 3
+    sockets_per_address: int = 24
+    spectators_per_game: int = 100
+    open_table_ttl: float = 24 * 3600.0
+    # memory
+    game_cache_size: int = 2000
+    game_idle_eviction: float = 600.0
+    undo_limit: int = 30
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> WebSettings:
         """Settings from the environment (``SCHOTTEN_*``), then ``overrides``; None values are ignored."""
         env = os.environ if env is None else env
         settings = cls()
-        if url := env.get("SCHOTTEN_DATABASE_URL"):
-            settings = replace(settings, database_url=url)
-        if host := env.get("SCHOTTEN_HOST"):
-            settings = replace(settings, host=host)
-        if port := env.get("SCHOTTEN_PORT"):
-            settings = replace(settings, port=int(port))
-        if workers := env.get("SCHOTTEN_AI_WORKERS"):
-            settings = replace(settings, ai_workers=max(1, int(workers)))
-        if flood := env.get("SCHOTTEN_FLOOD_LIMIT"):
-            settings = replace(settings, flood_limit=max(1, int(flood)))
+        for item in dataclasses.fields(cls):
+            text = env.get(f"SCHOTTEN_{item.name.upper()}")
+            if text:
+                value = _parse(item.name, getattr(settings, item.name), text)
+                settings = replace(settings, **{item.name: value})
         settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
         return replace(settings, database_url=normalise_url(settings.database_url))
 
@@ -67,6 +91,28 @@ class WebSettings:
         if ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}"
+
+
+def _parse(name: str, default: Any, text: str) -> Any:
+    """The value of setting ``name`` written as ``text``, of the type of its ``default``."""
+    try:
+        if isinstance(default, bool):
+            if text.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError("say true or false")
+            return text.lower() in ("1", "true", "yes", "on")
+        if isinstance(default, int):
+            value: Any = int(text)
+        elif isinstance(default, float):
+            value = float(text)
+        elif isinstance(default, tuple):
+            value = tuple(part.strip() for part in text.split(",") if part.strip())
+        elif isinstance(default, Path):
+            value = Path(text)
+        else:
+            value = text
+    except ValueError as error:
+        raise ValueError(f"SCHOTTEN_{name.upper()}={text!r} is not a valid {name}: {error}") from None
+    return max(1, value) if name in _MINIMUM_ONE else value
 
 
 def normalise_url(url: str) -> str:
