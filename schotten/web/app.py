@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import edge, i18n, quotas, security, watch
@@ -31,8 +32,9 @@ from .schemas import (
     RematchRequest,
     SeatGrant,
     Tables,
+    explain,
 )
-from .seats import seat_cookie
+from .seats import cookie_name, seat_cookie, seat_cookies
 from .service import GameService
 from .settings import WebSettings
 
@@ -112,24 +114,36 @@ def _error_handlers(app: FastAPI) -> None:
         return _error(error.status, error.message)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return _error(422, "; ".join(_problem(item) for item in error.errors()) or "invalid request")
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(422, _problem(request, error))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         return _error(error.status_code, str(error.detail))
 
 
-def _problem(item: Any) -> str:
-    where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
-    message = str(item.get("msg", "invalid value")).removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
+def _problem(request: Request, error: RequestValidationError) -> str:
+    """What was wrong with a refused request, in words (see ``schemas.explain``)."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    json_sent = not content_type or content_type == "application/json" or content_type.endswith("+json")
+    return explain(error.errors(), error.body, _body_model(request), json_sent)
 
 
-def _seat_cookie(response: Response, game_id: str, token: str) -> None:
-    response.set_cookie(
-        seat_cookie(game_id), token, max_age=SEAT_COOKIE_AGE, path="/", httponly=True, samesite="lax"
-    )
+def _body_model(request: Request) -> type[BaseModel] | None:
+    """The model of the body the request's route asks for, if any."""
+    field = getattr(request.scope.get("route"), "body_field", None)
+    annotation = getattr(getattr(field, "field_info", None), "annotation", None)
+    for kind in (annotation, *get_args(annotation)):
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            return kind
+    return None
+
+
+def _seat_cookie(response: Response, game_id: str, token: str, https: bool) -> None:
+    """Set the seat cookie: HttpOnly, SameSite=Lax, for the whole site; Secure and ``__Host-``
+    prefixed when the server is reached over HTTPS (the ``https`` setting)."""
+    response.set_cookie(cookie_name(seat_cookie(game_id), https), token, max_age=SEAT_COOKIE_AGE, path="/",
+                        httponly=True, samesite="lax", secure=https)
 
 
 def _answer(body: RematchRequest | None) -> tuple[str | None, str | None]:
@@ -138,6 +152,11 @@ def _answer(body: RematchRequest | None) -> tuple[str | None, str | None]:
 
 
 def _api_routes(app: FastAPI, service: GameService) -> None:
+    https = service.settings.https
+
+    def cookies(request: Request) -> dict[str, str]:
+        return seat_cookies(request.cookies, https)
+
     @app.get("/api/tables", response_model=Tables)
     async def list_tables() -> Tables:
         """Open tables, games in progress and finished games, most recent first."""
@@ -146,20 +165,20 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
     @app.get("/api/my-games", response_model=Tables)
     async def my_games(request: Request) -> Tables:
         """The tables whose seat this browser holds (its seat cookies), newest first."""
-        return Tables(tables=await service.mine(request.cookies))
+        return Tables(tables=await service.mine(cookies(request)))
 
     @app.post("/api/tables", response_model=SeatGrant, responses=_ERRORS)
     async def create_table(body: CreateTable, response: Response) -> SeatGrant:
         """Open a table against the AI or a friend; the answer holds your seat's secret link."""
         grant = await service.create(body)
-        _seat_cookie(response, grant.id, grant.token)
+        _seat_cookie(response, grant.id, grant.token, https)
         return grant
 
     @app.post("/api/tables/{game_id}/join", response_model=SeatGrant, responses=_ERRORS)
     async def join_table(game_id: str, body: JoinTable, response: Response) -> SeatGrant:
         """Take the free seat of a table."""
         grant = await service.join(game_id, body.nickname)
-        _seat_cookie(response, grant.id, grant.token)
+        _seat_cookie(response, grant.id, grant.token, https)
         return grant
 
     @app.post("/api/games/{game_id}/rematch", response_model=SeatGrant, responses=_ERRORS)
@@ -169,9 +188,9 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         """Ask for a finished friend game's rematch, or take your seat in it (your seat's token is
         the credential: ``token`` in the body, else the cookie ``seat_{id}``)."""
         token, offer = _answer(body)
-        grant = await service.rematch(game_id, token or request.cookies.get(seat_cookie(game_id)),
-                                      request.cookies, offer)
-        _seat_cookie(response, grant.id, grant.token)
+        seats = cookies(request)
+        grant = await service.rematch(game_id, token or seats.get(seat_cookie(game_id)), seats, offer)
+        _seat_cookie(response, grant.id, grant.token, https)
         return grant
 
     @app.post("/api/games/{game_id}/rematch/withdraw", response_model=ClosedOffer, responses=_ERRORS)
@@ -181,7 +200,7 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         """Withdraw the rematch offer you made, while the other seat is still free (your seat's token
         of this game or of the rematch table: ``token`` in the body, else a seat cookie)."""
         token, offer = _answer(body)
-        return await service.withdraw_rematch(game_id, token, request.cookies, offer)
+        return await service.withdraw_rematch(game_id, token, cookies(request), offer)
 
     @app.post("/api/games/{game_id}/rematch/decline", response_model=ClosedOffer, responses=_ERRORS)
     async def decline_rematch(
@@ -190,7 +209,7 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         """Decline the other player's rematch offer (your seat's token: ``token`` in the body, else
         the cookie ``seat_{id}``)."""
         token, offer = _answer(body)
-        return await service.decline_rematch(game_id, token, request.cookies, offer)
+        return await service.decline_rematch(game_id, token, cookies(request), offer)
 
     @app.get("/api/games/{game_id}", response_model=GameSummary, responses=_ERRORS)
     async def game_summary(game_id: str) -> GameSummary:
@@ -260,13 +279,18 @@ def _page_routes(app: FastAPI, settings: WebSettings, service: GameService) -> N
         return _page(settings, "rules")
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str, token: str | None = None) -> Response:
+    async def game_page(request: Request, game_id: str, token: str | None = None) -> Response:
+        """The table. A seat link (``?token=``) sets the seat's cookie and sends the browser on to
+        the address without the token, so it stays in no address bar, history or Referer."""
         game = await service.live(game_id)
         if game is None:
             return _missing_game(game_id)
-        response = _page(settings, "game")
-        if token and game.seat_of(token) is not None:
-            _seat_cookie(response, game_id, token)
+        if not token or game.seat_of(token) is None:
+            return _page(settings, "game")
+        rest = request.url.remove_query_params("token")
+        response = RedirectResponse(rest.path + (f"?{rest.query}" if rest.query else ""), status_code=303,
+                                    headers={"cache-control": "no-store"})
+        _seat_cookie(response, game_id, token, settings.https)
         return response
 
     @app.get("/replay/{game_id}", include_in_schema=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -24,16 +25,108 @@ else:
 NICKNAME_MAX = 24
 
 
+_NOT_SHOWN = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+}
+"""What each kind of character a nickname may not hold is (Unicode categories; Cs: ``_SURROGATE``)."""
+_SURROGATE = "not a valid character (a lone surrogate, half of a UTF-16 pair)"
+
+
 def clean_nickname(value: object) -> str:
-    """A nickname with its outer spaces removed: 1 to 24 characters, no control characters."""
+    """A nickname with its outer spaces removed: 1 to 24 characters, none of them a control,
+    formatting, private-use or unassigned character, nor a lone surrogate."""
     if not isinstance(value, str):
         raise ValueError("a nickname is text")
     name = " ".join(value.split())
     if not 1 <= len(name) <= NICKNAME_MAX:
         raise ValueError(f"a nickname has 1 to {NICKNAME_MAX} characters")
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ValueError("a nickname may not hold control characters")
+    for char in name:
+        kind = unicodedata.category(char)
+        if kind.startswith("C"):
+            what = _SURROGATE if kind == "Cs" else _NOT_SHOWN.get(kind, "a character that cannot be shown")
+            raise ValueError(f"a nickname may not hold U+{ord(char):04X}: it is {what}")
     return name
+
+
+def body_fields(model: type[BaseModel] | None) -> str:
+    """The body ``model`` asks for, in words: 'a JSON object with "mode" and "nickname" (optional: ...)'."""
+    if model is None:
+        return "a JSON object"
+    fields = model.model_fields
+    required = [f'"{name}"' for name, field in fields.items() if field.is_required()]
+    optional = [f'"{name}"' for name, field in fields.items() if not field.is_required()]
+    text = "a JSON object"
+    if required:
+        text += f" with {_and(required)}"
+    if optional:
+        text += f" (optionally also {_and(optional)})" if required else f" with {_or(optional)}, or empty"
+    return text
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _or(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def explain(errors: Sequence[Mapping[str, Any]], body: Any, model: type[BaseModel] | None,
+            json_sent: bool) -> str:
+    """What is wrong with a request, from pydantic's (FastAPI's) validation ``errors``: invalid JSON
+    with its line and column, a missing body or one that is no object, missing fields by name, then
+    each other field's problem. ``body`` is what was received (the text, for invalid JSON), ``model``
+    the body the route asks for, ``json_sent`` whether the request said its body is JSON."""
+    problems: list[str] = []
+    missing: list[str] = []
+    for item in errors:
+        where = [str(part) for part in item.get("loc", ()) if part != "body"]
+        kind = item.get("type")
+        if kind == "json_invalid":
+            problems.append(_bad_json(item, body))
+        elif not where and kind == "missing":
+            problems.append(f"the request has no body: send {body_fields(model)}")
+        elif not where and kind in _NOT_AN_OBJECT and not json_sent:
+            problems.append(f"send the body as JSON (Content-Type: application/json): {body_fields(model)}")
+        elif not where and kind in _NOT_AN_OBJECT:
+            problems.append(f"the body must be {body_fields(model)}, not {_kind_of(body)}")
+        elif kind == "missing":
+            missing.append(f'"{".".join(where)}"')
+        else:
+            message = str(item.get("msg", "invalid value")).removeprefix("Value error, ")
+            problems.append(f"{'.'.join(where)}: {message}" if where else message)
+    if missing:
+        problems.insert(0, f"the body has no {_and(missing)}: it must be {body_fields(model)}")
+    return "; ".join(dict.fromkeys(problems)) or "invalid request"
+
+
+_NOT_AN_OBJECT = {"model_attributes_type", "model_type", "dict_type"}
+
+
+def _bad_json(item: Mapping[str, Any], body: Any) -> str:
+    """Where and why the body is not JSON."""
+    reason = str(item.get("ctx", {}).get("error", "")).strip() or "it cannot be read"
+    loc = item.get("loc", ())
+    pos = loc[1] if len(loc) > 1 and isinstance(loc[1], int) else None
+    where = ""
+    if pos is not None and isinstance(body, str):
+        line = body.count("\n", 0, pos) + 1
+        column = pos - (body.rfind("\n", 0, pos) + 1) + 1
+        where = f" at line {line}, column {column}"
+    elif pos is not None:
+        where = f" at character {pos + 1}"
+    return f"the body is not valid JSON: {reason[:1].lower() + reason[1:]}{where}"
+
+
+_KINDS = {list: "a list", str: "a string", bool: "true or false", int: "a number", float: "a number"}
+
+
+def _kind_of(body: Any) -> str:
+    """What a JSON body that is not an object is, in words."""
+    return "null" if body is None else _KINDS.get(type(body), "something else")
 
 
 class CreateTable(BaseModel):

@@ -17,6 +17,10 @@ from .store import GameInfo
 
 SEAT_COOKIE = "seat_"
 """The prefix of the cookie holding a seat's token (``seat_{game id}``)."""
+HOST_PREFIX = "__Host-"
+"""The prefix of every seat cookie's name when the server is reached over HTTPS (the ``https``
+setting): a browser keeps such a cookie only if it is ``Secure``, for the whole host and set by
+it, so no other site and no plain-HTTP page can have set or read it."""
 MAX_ID = 32
 """The longest table id (longer names are no table's)."""
 
@@ -34,6 +38,24 @@ def new_token() -> str:
 def seat_cookie(game_id: str) -> str:
     """The name of the cookie holding this browser's seat token of the table ``game_id``."""
     return f"{SEAT_COOKIE}{game_id}"
+
+
+def cookie_name(name: str, https: bool) -> str:
+    """The name a cookie called ``name`` has in the browser: ``__Host-`` prefixed over HTTPS."""
+    return f"{HOST_PREFIX}{name}" if https else name
+
+
+def seat_cookies(cookies: Mapping[str, str], https: bool) -> dict[str, str]:
+    """A request's seat cookies by their plain names (``seat_{id}``); over HTTPS only the
+    ``__Host-`` prefixed ones count."""
+    prefix = cookie_name(SEAT_COOKIE, https)
+    return {name[len(prefix) - len(SEAT_COOKIE):]: value for name, value in cookies.items()
+            if name.startswith(prefix)}
+
+
+def cookie_token(cookies: Mapping[str, str], game_id: str, https: bool) -> str:
+    """The seat token of the table ``game_id`` a request's cookies hold, or ""."""
+    return cookies.get(cookie_name(seat_cookie(game_id), https), "")
 
 
 def seat_of_token(info: GameInfo, token: str) -> int | None:

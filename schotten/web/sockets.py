@@ -28,7 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from starlette.websockets import WebSocket
 
 from .messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
-from .seats import seat_cookie
+from .seats import cookie_token
 from .settings import WebSettings
 
 logger = logging.getLogger("schotten.web")
@@ -168,7 +168,7 @@ class SocketServer(Generic[G]):
         if game is None:
             await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
             return
-        token = socket.query_params.get("token") or socket.cookies.get(seat_cookie(game_id)) or ""
+        token = socket.query_params.get("token") or cookie_token(socket.cookies, game_id, self.settings.https)
         seat = self.host.seat_of(game, token) if token else None
         if token and seat is None:
             await _refuse(socket, "bad_token", "this seat token is not valid for this game: use the link "

@@ -281,7 +281,8 @@ def test_the_shipped_catalogues_read() -> None:
 
 
 def test_pages(tmp_path: Path) -> None:
-    """The pages come from static/; /static serves the rest; a seat's link sets the seat's cookie."""
+    """The pages come from static/; /static serves the rest; a seat's link sets the seat's cookie
+    and sends the browser on to the address without the token."""
     static = tmp_path / "static"
     static.mkdir()
     for name in ("index", "game", "replay", "rules"):
@@ -297,8 +298,9 @@ def test_pages(tmp_path: Path) -> None:
             assert response.headers["content-type"].startswith("text/html")
         assert client.get("/static/app.css").text == "body {}"
         assert client.get("/static/missing.js").status_code == 404
-        seat = client.get(f"/game/{grant['id']}?token={grant['token']}")
+        seat = client.get(f"/game/{grant['id']}?token={grant['token']}&join=1", follow_redirects=False)
         assert seat.headers["set-cookie"].startswith(f"seat_{grant['id']}={grant['token']};")
+        assert seat.status_code == 303 and seat.headers["location"] == f"/game/{grant['id']}?join=1"
         assert "set-cookie" not in client.get(f"/game/{grant['id']}?token=forged").headers
         for path in ("/game/nosuchgame", "/replay/nosuchgame"):
             response = client.get(path)

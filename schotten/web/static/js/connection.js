@@ -5,7 +5,7 @@
 import { showMessage } from "./api.js";
 import { byId } from "./dom.js";
 import { N_, t } from "./i18n.js";
-import { gameId, token } from "./state.js";
+import { gameId } from "./state.js";
 
 const PENDING_SYNC_MS = 5000;
 
@@ -79,8 +79,7 @@ function onClose(ws, event) {
 
 function open() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/games/${encodeURIComponent(gameId)}${query}`);
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/games/${encodeURIComponent(gameId)}`);
   link.ws = ws;
   ws.addEventListener("open", () => {
     link.retries = 0;

@@ -23,7 +23,7 @@ import { announceRematch, loadKeptSeat, playAgain, renderRematch } from "./remat
 import { roundEndPrompt, roundToShow, shownRound } from "./roundend.js";
 import { signalCounts, signalTurn, wireSignals } from "./signals.js";
 import {
-  bottomSeat, game, gameId, isMine, isSeated, legalNow, names,
+  badSeatLink, bottomSeat, game, gameId, isMine, isSeated, legalNow, names,
 } from "./state.js";
 import { splitRules, whyLinks } from "./why.js";
 
@@ -262,6 +262,7 @@ async function main() {
   }
   loadInfo();
   connect({ onState, onError, onLost: settle });
+  if (badSeatLink) showMessage(t(ERROR_TEXT.bad_token));
 }
 
 main();

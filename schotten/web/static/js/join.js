@@ -5,9 +5,9 @@
 import { cleanNickname, postJSON, savedNickname, savePref, showMessage } from "./api.js";
 import { byId } from "./dom.js";
 import { t } from "./i18n.js";
-import { game, gameId, isSeated, params, token } from "./state.js";
+import { game, gameId, isSeated, params } from "./state.js";
 
-const invited = params.get("join") === "1" && !token;
+const invited = params.get("join") === "1";
 const join = { dismissed: false };
 
 function freeSeat(msg) {
@@ -50,7 +50,7 @@ async function sitDown(event) {
   savePref("nickname", nickname);
   try {
     const seat = await postJSON(`/api/tables/${encodeURIComponent(gameId)}/join`, { nickname });
-    window.location.replace(seat.url);
+    window.location.replace(`/game/${encodeURIComponent(seat.id)}`);
   } catch (error) {
     showMessage(error.status === 409 ? t("This table has no free seat any more: you are watching.") : error.message);
     join.dismissed = true;

@@ -21,6 +21,11 @@ function nickname() {
   return name;
 }
 
+/** The page of a seat just granted: its cookie, set by the answer, holds the token (not the address). */
+function seatPage(seat) {
+  return `/game/${encodeURIComponent(seat.id)}`;
+}
+
 function mode() {
   const checked = document.querySelector('input[name="mode"]:checked');
   return checked ? checked.value : "ai";
@@ -42,7 +47,7 @@ async function create(event) {
   button.disabled = true;
   try {
     const seat = await postJSON("/api/tables", body);
-    window.location.assign(seat.url);
+    window.location.assign(seatPage(seat));
   } catch (error) {
     showMessage(error.message);
     button.disabled = false;
@@ -54,7 +59,7 @@ async function join(id) {
   if (!name) return;
   try {
     const seat = await postJSON(`/api/tables/${encodeURIComponent(id)}/join`, { nickname: name });
-    window.location.assign(seat.url);
+    window.location.assign(seatPage(seat));
   } catch (error) {
     showMessage(error.status === 409 ? t("This table has no free seat any more.") : error.message);
     refresh();

@@ -10,7 +10,7 @@ import { ERROR_TEXT } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { closedTableText } from "./panels.js";
-import { game, gameId, isSeated, names, token } from "./state.js";
+import { game, gameId, isSeated, names } from "./state.js";
 
 /** A new table against the AI: the same variant, rounds and level. */
 function newAiTable(info) {
@@ -19,9 +19,14 @@ function newAiTable(info) {
   return postJSON("/api/tables", body);
 }
 
-/** Ask for the rematch (or take the seat kept at it): this seat's token, else its cookie, is sent. */
+/** Ask for the rematch (or take the seat kept at it): the seat's cookie is the credential. */
 function askRematch() {
-  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch`, { token: token || null });
+  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch`, {});
+}
+
+/** The page of a seat just granted: its cookie, set by the answer, holds the token (not the address). */
+function seatPage(seat) {
+  return `/game/${encodeURIComponent(seat.id)}`;
 }
 
 function rematchError(error) {
@@ -68,11 +73,11 @@ async function rematchRequest(event, call, explain, leadsTo = () => null) {
  * or "/decline" it. */
 function answerOffer(answer) {
   const offer = game.msg.rematch ? game.msg.rematch.id : null;
-  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch${answer}`, { token: token || null, rematch: offer });
+  return postJSON(`/api/games/${encodeURIComponent(gameId)}/rematch${answer}`, { rematch: offer });
 }
 
 function acceptRematch(event) {
-  return rematchRequest(event, () => answerOffer(""), rematchError, (seat) => seat.url);
+  return rematchRequest(event, () => answerOffer(""), rematchError, seatPage);
 }
 
 function declineRematch(event) {
@@ -83,10 +88,10 @@ function withdrawFromGame(event) {
   return rematchRequest(event, () => answerOffer("/withdraw"), answerError);
 }
 
-/** On the rematch table: withdraw its offer (this seat's token of the table), then go back to the game. */
+/** On the rematch table: withdraw its offer (this seat's cookie of the table), then go back to the game. */
 function withdrawFromTable(event) {
   const from = game.msg.rematch_of;
-  const body = { token: token || null, rematch: gameId };
+  const body = { rematch: gameId };
   const path = `/api/games/${encodeURIComponent(from)}/rematch/withdraw`;
   return rematchRequest(event, () => postJSON(path, body), answerError, () => `/game/${encodeURIComponent(from)}`);
 }
@@ -97,7 +102,7 @@ export function playAgain(event) {
     const info = game.info || (await getJSON(`/api/games/${encodeURIComponent(gameId)}`));
     return info.mode === "ai" ? newAiTable(info) : askRematch();
   };
-  return rematchRequest(event, ask, rematchError, (seat) => seat.url);
+  return rematchRequest(event, ask, rematchError, seatPage);
 }
 
 function rematchButton(id, label, primary, onClick = playAgain) {

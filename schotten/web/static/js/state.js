@@ -12,11 +12,23 @@ const path = window.location.pathname.split("/").filter(Boolean);
 /** This table's id, from the address /game/{id}. */
 export const gameId = decodeURIComponent(path[1] || "");
 
-/** The address's query: ?token= (a seat link), ?join=1 (an invite link). */
+/** The address's query: ?join=1 (an invite link). */
 export const params = new URLSearchParams(window.location.search);
 
-/** This seat's token when the page was opened with a seat link, else null (the cookie is used). */
-export const token = params.get("token");
+/** Whether the page was opened with a seat link that is no seat's of this table. A seat's own link
+ * never reaches the page: the server sets the seat's cookie (which the page uses from then on)
+ * and sends the browser to the address without the token. */
+export const badSeatLink = params.has("token");
+
+/** Take a token out of the address bar (and so out of the history and the Referer). */
+function dropToken() {
+  params.delete("token");
+  const query = params.toString();
+  const { pathname, hash } = window.location;
+  window.history.replaceState(window.history.state, "", `${pathname}${query ? `?${query}` : ""}${hash}`);
+}
+
+if (badSeatLink) dropToken();
 
 /** Everything the page keeps between state messages. */
 export const game = {
