@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, get_args
 
@@ -18,6 +19,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from . import edge, i18n, quotas, security, watch
 from .errors import ServiceError
@@ -118,8 +120,12 @@ def _error_handlers(app: FastAPI) -> None:
         return _error(422, _problem(request, error))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return _error(error.status_code, str(error.detail))
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        answer = _error(error.status_code, _http_problem(request, error))
+        answer.headers.update(error.headers or {})
+        if error.status_code == 405:
+            answer.headers["allow"] = ", ".join(_methods_at(request))
+        return answer
 
 
 def _problem(request: Request, error: RequestValidationError) -> str:
@@ -127,6 +133,29 @@ def _problem(request: Request, error: RequestValidationError) -> str:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     json_sent = not content_type or content_type == "application/json" or content_type.endswith("+json")
     return explain(error.errors(), error.body, _body_model(request), json_sent)
+
+
+def _http_problem(request: Request, error: StarletteHTTPException) -> str:
+    """Starlette's own refusals ("Not Found", "Method Not Allowed") as sentences."""
+    if error.detail != HTTPStatus(error.status_code).phrase:
+        return str(error.detail)
+    where = f"{request.method} {request.url.path}"
+    if error.status_code == 404:
+        hint = ": see /api/docs for the API's routes" if request.url.path.startswith("/api/") else ""
+        return f"there is nothing at {request.url.path}{hint}"
+    if error.status_code == 405:
+        allowed = _methods_at(request)
+        return f"{where} is not allowed" + (f": this path answers {', '.join(allowed)}" if allowed else "")
+    return f"{where}: {str(error.detail).lower()}"
+
+
+def _methods_at(request: Request) -> list[str]:
+    """The methods the routes at the request's path answer."""
+    found: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] != Match.NONE:
+            found |= set(route.methods or ()) - {"HEAD"}
+    return sorted(found)
 
 
 def _body_model(request: Request) -> type[BaseModel] | None:

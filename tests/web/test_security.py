@@ -301,3 +301,16 @@ def test_a_nickname_names_the_character_it_may_not_hold(client: TestClient, name
     message = refused(client, "/api/tables", f'{{"mode": "ai", "nickname": "{name}"}}'.encode())
     assert message.startswith("nickname: a nickname may not hold ") and says in message
     assert "control" not in message or "U+0007" in message
+
+
+def test_unknown_paths_and_methods_are_sentences(client: TestClient) -> None:
+    """Not "Not Found" / "Method Not Allowed": what is missing, and which methods the path answers
+    (every route's, in Allow too)."""
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "there is nothing at /api/nothing: see /api/docs for the API's routes"}
+    wrong = client.delete("/api/tables")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "GET, POST"
+    assert wrong.json() == {"error": "DELETE /api/tables is not allowed: this path answers GET, POST"}
+    assert client.get("/api/tables/x/join").json()["error"] == (
+        "GET /api/tables/x/join is not allowed: this path answers POST")
