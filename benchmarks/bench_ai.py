@@ -137,7 +137,9 @@ async def easy_player(port: int, seconds: float, replies: list[float], waiting: 
                     state = await asyncio.wait_for(next_state(ws), max(0.01, end - time.perf_counter()))
                 except TimeoutError:
                     break
-            if sent is not None:
+            if sent is not None and state["status"] == "over":
+                replies.append(time.perf_counter() - sent)
+            elif sent is not None:
                 waiting.append(time.perf_counter() - sent)
     return games
 
