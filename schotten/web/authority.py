@@ -364,6 +364,8 @@ class Authority:
 
     EVICTION_GRACE = 2.0
     """Seconds after its last use in which a game is never evicted, even over ``game_cache_size``."""
+    SWEEP_EVERY = 1.0
+    """The longest time between two sweeps, in seconds (a sweep looks at every loaded game once)."""
 
     def start_sweeping(self) -> None:
         """Start the periodic sweep that evicts idle games (see ``sweep``)."""
@@ -371,7 +373,7 @@ class Authority:
             self._sweeper = asyncio.create_task(self._sweep_loop())
 
     async def _sweep_loop(self) -> None:
-        interval = min(max(self.settings.game_idle_eviction / 2, 0.05), 30.0)
+        interval = min(max(self.settings.game_idle_eviction / 2, 0.05), self.SWEEP_EVERY)
         while True:
             await asyncio.sleep(interval)
             try:

@@ -175,7 +175,7 @@ def test_a_failed_ai_step_is_retried_with_backoff(tmp_path: Path, gate: Gate, ca
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Nobody connected: the AI's move cannot be stored three times, then can. The AI plays it once
     (no duplicate entry), one log line per failure, each wait longer than the one before."""
-    monkeypatch.setattr(Authority, "AI_RETRY_FIRST", 0.02)
+    monkeypatch.setattr(Authority, "AI_RETRY_FIRST", 0.02, raising=False)
     with TestClient(create_app(test_settings(tmp_path))) as client:
         store = service_of(client).store
         flaky = FlakyAppend(store.append, 3)
