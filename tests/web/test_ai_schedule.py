@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -26,6 +27,7 @@ import httpx2 as httpx
 import pytest
 from helpers_web import SEED, create, log_of, receive_state, service_of, socket_path, test_settings
 from starlette.testclient import TestClient
+from websockets.sync.client import connect
 
 from schotten.engine import GameState, Settings
 from schotten.engine.view import View, view
@@ -260,8 +262,7 @@ def test_ai_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
         for level in ("easy", "hard"):
             table = http.post("/api/tables", json={"variant": "base", "mode": "ai", "level": level,
                                                    "nickname": "Ann", "seat": 1}).json()
-            until(lambda table=table: http.get(f"/api/games/{table['id']}").json()["version"] >= 1,
-                  f"the {level} AI's first move", 60.0)
+            _until_the_ai_moved(port, table)
         http.close()
         workers = children(server.pid)
         assert len(workers) >= 2, "the AI workers did not start"
@@ -272,6 +273,20 @@ def test_ai_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
         server.wait(WAIT)
+
+
+def _until_the_ai_moved(port: int, table: dict[str, Any]) -> None:
+    """Over a socket, play a move if we begin, until a state shows the AI's move."""
+    url = f"ws://127.0.0.1:{port}/ws/games/{table['id']}?token={table['token']}"
+    with connect(url, open_timeout=WAIT) as ws:
+        while True:
+            state = json.loads(ws.recv(timeout=60.0))
+            assert state["type"] == "state", state
+            if state["last"] is not None and state["last"]["mover"] != state["seat"]:
+                return
+            if state["view"]["legal"]:
+                ws.send(json.dumps({"type": "action", "action": state["view"]["legal"][0],
+                                    "version": state["version"]}))
 
 
 def _answers(http: httpx.Client) -> bool:
