@@ -151,11 +151,13 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def summary(values: list[float]) -> dict[str, Any]:
-    """Count, median, 99th percentile and worst, in milliseconds."""
+    """Count, median, 99th percentile, worst and first, in milliseconds; where the five worst came."""
     if not values:
         return {"count": 0}
     return {"count": len(values), "p50_ms": round(statistics.median(values) * 1000, 1),
-            "p99_ms": round(percentile(values, 0.99) * 1000, 1), "max_ms": round(max(values) * 1000, 1)}
+            "p99_ms": round(percentile(values, 0.99) * 1000, 1), "max_ms": round(max(values) * 1000, 1),
+            "first_ms": round(values[0] * 1000, 1),
+            "worst_at": [index for index, _ in sorted(enumerate(values), key=lambda p: -p[1])[:5]]}
 
 
 async def run(port: int, experts: int, watched: int, seconds: float) -> dict[str, Any]:

@@ -1,10 +1,11 @@
 """The AI seat: one decision at a time, computed off the event loop from the AI seat's view.
 
-``choose_action`` runs in a worker (a process by default, so a search bot never slows
-the server; threads for tests). It is given only ``view(state, ai_seat)`` (R10), never
-the state, and a seed derived from the game's seed and the log's length, so the same
-game with the same moves gets the same AI decisions. A bot that fails or answers with
-an action that is not legal is replaced, for that decision, by the first legal action.
+``choose_action`` runs in a worker: a search bot in a process (by default, so it never
+slows the server; threads for tests), a cheap bot in a thread of the server. It is given
+only ``view(state, ai_seat)`` (R10), never the state, and a seed derived from the game's
+seed and the log's length, so the same game with the same moves gets the same AI
+decisions. A bot that fails or answers with an action that is not legal is replaced, for
+that decision, by the first legal action.
 
 Decisions wait their turn in two lanes (``scheduler``): cheap levels never wait behind a
 search. Each worker process watches the server process and exits when it is gone, even
@@ -103,9 +104,11 @@ class _Workers:
 
 
 class AiPool:
-    """The workers that compute AI decisions, in two lanes (see ``scheduler``): ``cheap`` levels have
-    a worker of their own that search levels never occupy; ``search`` levels share ``workers``
-    workers, which run at a lower priority (``SEARCH_NICENESS``) than the server. Created on first use."""
+    """The workers that compute AI decisions, in two lanes (see ``scheduler``): ``cheap`` levels (a few
+    milliseconds a decision) have a thread of their own in the server, which search levels never
+    occupy, so a cheap reply never waits for a process to start; ``search`` levels share ``workers``
+    workers (processes unless ``processes`` is false), which run at a lower CPU priority
+    (``SEARCH_NICENESS``) than the server. Created on first use."""
 
     SEARCH_NICENESS = 10
     """How much less CPU priority a search worker process has than the server (``os.nice``)."""
@@ -115,7 +118,7 @@ class AiPool:
         self.processes = processes
         self.lanes = {CHEAP: Lane(CHEAP, 1), SEARCH: Lane(SEARCH, self.workers)}
         self._workers = {
-            CHEAP: _Workers(self.lanes[CHEAP], processes, 0),
+            CHEAP: _Workers(self.lanes[CHEAP], False, 0),
             SEARCH: _Workers(self.lanes[SEARCH], processes, self.SEARCH_NICENESS),
         }
 
