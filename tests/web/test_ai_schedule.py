@@ -91,8 +91,13 @@ def first_decision(seed: int) -> int:
 
 
 def queued() -> float:
-    value = REGISTRY.get_sample_value("schotten_ai_queue")
-    return value or 0.0
+    """The AI decisions waiting for a worker (the gauge)."""
+    return REGISTRY.get_sample_value("schotten_ai_queue") or 0.0
+
+
+def waits() -> float:
+    """How many AI decisions' waits were counted (the histogram)."""
+    return REGISTRY.get_sample_value("schotten_ai_wait_seconds_count") or 0.0
 
 
 def test_levels_have_their_lanes() -> None:
@@ -115,7 +120,7 @@ def test_an_easy_reply_never_waits_behind_expert_searches(tmp_path: Path, gate: 
 def test_watched_games_go_first_then_each_game_in_turn(tmp_path: Path, gate: Gate) -> None:
     """One search worker: A holds it, B and C wait unwatched, D waits watched. D goes first, then B and
     C in their order, then A's next decision (A went to the back of the queue); the queue is counted."""
-    before = queued()
+    before, waited = queued(), waits()
     with TestClient(create_app(test_settings(tmp_path, ai_workers=1))) as client:
         tables = [ai_first(client, "hard", SEED + n) for n in range(4)]
         until(lambda: len(gate.taken) == 1, "A's decision")
@@ -130,6 +135,7 @@ def test_watched_games_go_first_then_each_game_in_turn(tmp_path: Path, gate: Gat
         assert seeds == [first_decision(SEED + n) for n in (0, 3, 1, 2)]
         gate.release(100)
         until(lambda: queued() == before, "an empty queue")
+        assert waits() - waited >= 4
 
 
 def test_a_lane_hands_out_slots_fairly() -> None:
