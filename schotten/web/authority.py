@@ -387,10 +387,10 @@ class Authority:
         The database keeps them: an evicted game is loaded again when asked for."""
         now = time.monotonic()
         idle = sorted((g for g in self.games.values() if self._idle(g)), key=lambda g: g.used)
-        stale = [g for g in idle if now - g.used >= self.settings.game_idle_eviction]
-        excess = len(self.games) - len(stale) - self.settings.game_cache_size
-        spare = [g for g in idle if g not in stale and now - g.used >= self.EVICTION_GRACE]
-        gone = stale + spare[:max(0, excess)]
+        old = sum(1 for g in idle if now - g.used >= self.settings.game_idle_eviction)
+        excess = len(self.games) - old - self.settings.game_cache_size
+        spare = [g for g in idle[old:] if now - g.used >= self.EVICTION_GRACE]
+        gone = idle[:old] + spare[:max(0, excess)]
         for game in gone:
             if self.games.get(game.info.id) is game:
                 del self.games[game.info.id]
