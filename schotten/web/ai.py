@@ -1,10 +1,15 @@
 """The AI seat: one decision at a time, computed off the event loop from the AI seat's view.
 
-``choose_action`` runs in a worker (a process by default, so a search bot never slows
-the server; threads for tests). It is given only ``view(state, ai_seat)`` (R10), never
-the state, and a seed derived from the game's seed and the log's length, so the same
-game with the same moves gets the same AI decisions. A bot that fails or answers with
-an action that is not legal is replaced, for that decision, by the first legal action.
+``choose_action`` runs in a worker: a search bot in a process (by default, so it never
+slows the server; threads for tests), a cheap bot in a thread of the server. It is given
+only ``view(state, ai_seat)`` (R10), never the state, and a seed derived from the game's
+seed and the log's length, so the same game with the same moves gets the same AI
+decisions. A bot that fails or answers with an action that is not legal is replaced, for
+that decision, by the first legal action.
+
+Decisions wait their turn in two lanes (``scheduler``): cheap levels never wait behind a
+search. Each worker process watches the server process and exits when it is gone, even
+after a SIGKILL (no worker outlives a crashed server).
 """
 
 from __future__ import annotations
@@ -12,12 +17,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import random
+import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from ..bots.registry import make_bot
 from ..engine.view import View
+from .scheduler import CHEAP, SEARCH, Lane, lane_of
 
 logger = logging.getLogger("schotten.web")
 
@@ -40,35 +51,101 @@ def choose_action(level: str, seed: int, seen: View) -> str:
     return action
 
 
+def _worker_start(niceness: int) -> None:
+    """In each worker process: exit as soon as the server does, and search at a lower priority."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="schotten-ai-parent",
+                         daemon=True).start()
+    if niceness:
+        os.nice(niceness)
+
+
+def _exit_with(sentinel: int) -> None:
+    """Wait until the server process is gone (even killed with SIGKILL), then end this worker."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
+
+
+class _Workers:
+    """One lane's workers: a pool of ``lane.slots`` processes (or threads), created on first use."""
+
+    def __init__(self, lane: Lane, processes: bool, niceness: int) -> None:
+        self.lane = lane
+        self.processes = processes
+        self.niceness = niceness
+        self.executor: Executor | None = None
+
+    def pool(self) -> Executor:
+        if self.executor is None:
+            if self.processes:
+                context = multiprocessing.get_context("spawn")
+                self.executor = ProcessPoolExecutor(self.lane.slots, mp_context=context,
+                                                    initializer=_worker_start, initargs=(self.niceness,))
+            else:
+                name = f"schotten-ai-{self.lane.name}"
+                self.executor = ThreadPoolExecutor(self.lane.slots, thread_name_prefix=name)
+        return self.executor
+
+    def healthy(self) -> bool:
+        """Not broken, and every worker process started so far is alive (never started: healthy)."""
+        executor: Any = self.executor
+        if executor is None:
+            return True
+        if getattr(executor, "_broken", False):
+            return False
+        workers = getattr(executor, "_processes", None) or {}
+        return all(process.is_alive() for process in list(workers.values()))
+
+    def shutdown(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+
+
 class AiPool:
-    """The workers that compute AI decisions (created on first use)."""
+    """The workers that compute AI decisions, in two lanes (see ``scheduler``): ``cheap`` levels (a few
+    milliseconds a decision) have a thread of their own in the server, which search levels never
+    occupy, so a cheap reply never waits for a process to start; ``search`` levels share ``workers``
+    workers (processes unless ``processes`` is false), which run at a lower CPU priority
+    (``SEARCH_NICENESS``) than the server. Created on first use."""
+
+    SEARCH_NICENESS = 10
+    """How much less CPU priority a search worker process has than the server (``os.nice``)."""
 
     def __init__(self, workers: int, processes: bool) -> None:
         self.workers = max(1, workers)
         self.processes = processes
-        self._executor: Executor | None = None
+        self.lanes = {CHEAP: Lane(CHEAP, 1), SEARCH: Lane(SEARCH, self.workers)}
+        self._workers = {
+            CHEAP: _Workers(self.lanes[CHEAP], False, 0),
+            SEARCH: _Workers(self.lanes[SEARCH], processes, self.SEARCH_NICENESS),
+        }
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.processes:
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
-            else:
-                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="schotten-ai")
-        return self._executor
-
-    async def decide(self, level: str, seed: int, seen: View) -> str:
-        """Compute one decision in a worker; a broken process pool is replaced once."""
+    async def decide(self, level: str, seed: int, seen: View,
+                     watched: Callable[[], bool] = lambda: True) -> str:
+        """Compute one decision in its lane's worker, once a slot is free (``watched``: whether its game
+        has someone watching, asked when a slot frees); a broken process pool is replaced once."""
+        workers = self._workers[lane_of(level)]
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool(), choose_action, level, seed, seen)
-        except BrokenProcessPool:
-            logger.warning("the AI process pool broke; starting a new one")
-            self._executor = None
-            return await loop.run_in_executor(self._pool(), choose_action, level, seed, seen)
+        async with workers.lane.slot(watched):
+            try:
+                return await loop.run_in_executor(workers.pool(), choose_action, level, seed, seen)
+            except BrokenProcessPool:
+                logger.warning("the AI process pool broke; starting a new one")
+                workers.executor = None
+                return await loop.run_in_executor(workers.pool(), choose_action, level, seed, seen)
+
+    def healthy(self) -> bool:
+        """Whether the AI can answer: no pool is broken and every worker started is alive (cheap:
+        never waits for an AI job)."""
+        return all(workers.healthy() for workers in self._workers.values())
+
+    def waiting(self) -> int:
+        """How many AI decisions wait for a worker."""
+        return sum(len(lane.waiting) for lane in self.lanes.values())
 
     def shutdown(self) -> None:
         """Stop the workers (decisions still queued are cancelled)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for workers in self._workers.values():
+            workers.shutdown()

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -54,6 +55,22 @@ class LiveGame:
         self.connections: set[Connection] = set()
         self.ai_task: asyncio.Task[None] | None = None
         self.told = Told()
+        self.used = time.monotonic()
+        """When the game was last asked for (``time.monotonic``): idle games are evicted."""
+        self.ai_decision: tuple[int, str] | None = None
+        """The AI's decision at a version, kept while its move cannot be stored (retried)."""
+        self.undos: list[int] | None = None
+        """The undo entries of each seat in the log (counted from the store on the first undo)."""
+
+    @property
+    def watched(self) -> bool:
+        """Whether a client (a seat or a spectator) is connected."""
+        return any(not conn.closed.is_set() for conn in self.connections)
+
+    @property
+    def ai_busy(self) -> bool:
+        """Whether the game's AI is thinking, waiting for a worker or retrying."""
+        return self.ai_task is not None and not self.ai_task.done()
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, or None (compared in constant time)."""
@@ -83,15 +100,19 @@ class Authority:
         self.games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._closing = False
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
         return await asyncio.to_thread(call, *args)
 
     async def stop(self) -> None:
-        """Stop every AI (a task still thinking is cancelled)."""
+        """Stop the eviction sweep and every AI (a task still thinking is cancelled)."""
         self._closing = True
         tasks = [g.ai_task for g in self.games.values() if g.ai_task is not None and not g.ai_task.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+            self._sweeper = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -137,6 +158,7 @@ class Authority:
         game = await self.live(game_id)
         if game is None:
             raise ServiceError(404, f"there is no game {game_id!r}")
+        game.used = time.monotonic()
         return game
 
     def add(self, info: GameInfo) -> LiveGame:
@@ -240,8 +262,22 @@ class Authority:
             span = undo_span(game.state, seat)
             if isinstance(span, str):
                 raise ClientError("cannot_undo", span)
+            undos = await self._undos(game)
+            limit = self.settings.undo_limit
+            if undos[seat] >= limit:
+                raise ClientError("cannot_undo", f"you have used all {limit} undos of this game: "
+                                  f"each player may take back a move at most {limit} times per game")
             after = rebuilt(game.state, len(game.state.history) - span)
             await self._commit(game, UNDO, undo_notation(game.state, span), seat, after)
+            undos[seat] += 1
+
+    async def _undos(self, game: LiveGame) -> list[int]:
+        """The undo entries of each seat in the game's log (read from the store once per load)."""
+        if game.undos is None:
+            loaded = await self.db(self.store.load, game.info.id)
+            entries = loaded[1] if loaded is not None else []
+            game.undos = [sum(1 for e in entries if e.kind == UNDO and e.seat == seat) for seat in (0, 1)]
+        return game.undos
 
     async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
         """Write one log entry, then make ``after`` the game's state and tell every client."""
@@ -270,31 +306,48 @@ class Authority:
 
     # ------------------------------------------------------------ the AI
 
+    AI_RETRY_FIRST = 0.25
+    """Seconds before the first retry of a failed AI step; each failure doubles it, up to ``AI_RETRY_CAP``."""
+    AI_RETRY_CAP = 10.0
+
     def kick_ai(self, game: LiveGame) -> None:
         """Start the game's AI if the decision is its own and it is not already thinking."""
-        if self._closing or not game.ai_to_move:
-            return
-        if game.ai_task is not None and not game.ai_task.done():
+        if self._closing or not game.ai_to_move or game.ai_busy:
             return
         game.ai_task = asyncio.create_task(self._run_ai(game))
 
     async def _run_ai(self, game: LiveGame) -> None:
-        """Decide and play, one action at a time, while the decision is the AI's."""
+        """Decide and play, one action at a time, while the decision is the AI's and the game is served;
+        a failed step (say, the database briefly unavailable) is retried after a growing wait."""
+        delay = self.AI_RETRY_FIRST
         try:
-            while await self._ai_step(game):
-                pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("the AI of game %s stopped", game.info.id)
+            while not self._closing and self.games.get(game.info.id) is game:
+                try:
+                    if not await self._ai_step(game):
+                        return
+                    delay = self.AI_RETRY_FIRST
+                except Exception as error:
+                    reason = (str(error).splitlines() or [""])[0][:200]
+                    logger.error("the AI of game %s failed (%s: %s); it tries again in %.2f s",
+                                 game.info.id, type(error).__name__, reason, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, self.AI_RETRY_CAP)
+        finally:
+            game.used = time.monotonic()
 
     async def _ai_step(self, game: LiveGame) -> bool:
+        """One AI decision, played if the game has not changed meanwhile; False when it is not the AI's."""
         async with game.lock:
             if not game.ai_to_move or game.info.ai_seat is None or game.info.level is None:
                 return False
             seat, level, version = game.info.ai_seat, game.info.level, game.version
             seen = view(game.state, seat)
-        text = await self.ai.decide(level, decision_seed(game.info.seed, version), seen)
+        if game.ai_decision is not None and game.ai_decision[0] == version:
+            text = game.ai_decision[1]
+        else:
+            text = await self.ai.decide(level, decision_seed(game.info.seed, version), seen,
+                                        lambda: game.watched)
+            game.ai_decision = (version, text)
         async with game.lock:
             if game.version != version or not game.ai_to_move:
                 return True
@@ -307,11 +360,54 @@ class Authority:
             await self._commit(game, ACTION, str(ACTIONS[after.history[-1]]), seat, after)
         return True
 
+    # ------------------------------------------------------------ eviction
+
+    EVICTION_GRACE = 2.0
+    """Seconds after its last use in which a game is never evicted, even over ``game_cache_size``."""
+    SWEEP_EVERY = 1.0
+    """The longest time between two sweeps, in seconds (a sweep looks at every loaded game once)."""
+
+    def start_sweeping(self) -> None:
+        """Start the periodic sweep that evicts idle games (see ``sweep``)."""
+        if self._sweeper is None and not self._closing:
+            self._sweeper = asyncio.create_task(self._sweep_loop())
+
+    async def _sweep_loop(self) -> None:
+        interval = min(max(self.settings.game_idle_eviction / 2, 0.05), self.SWEEP_EVERY)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.sweep()
+            except Exception:
+                logger.exception("the sweep of idle games failed")
+
+    def sweep(self) -> int:
+        """Evict idle games (no client, no AI at work, unlocked) unused for ``game_idle_eviction``
+        seconds, then the least recently used idle ones beyond ``game_cache_size``; how many went.
+        The database keeps them: an evicted game is loaded again when asked for."""
+        now = time.monotonic()
+        idle = sorted((g for g in self.games.values() if self._idle(g)), key=lambda g: g.used)
+        old = sum(1 for g in idle if now - g.used >= self.settings.game_idle_eviction)
+        excess = len(self.games) - old - self.settings.game_cache_size
+        spare = [g for g in idle[old:] if now - g.used >= self.EVICTION_GRACE]
+        gone = idle[:old] + spare[:max(0, excess)]
+        for game in gone:
+            if self.games.get(game.info.id) is game:
+                del self.games[game.info.id]
+        return len(gone)
+
+    @staticmethod
+    def _idle(game: LiveGame) -> bool:
+        return not game.watched and not game.ai_busy and not game.lock.locked()
+
     # ------------------------------------------------------------ the sockets' host
 
     async def find(self, game_id: str) -> LiveGame | None:
         """The game a socket asks for (see ``live``)."""
-        return await self.live(game_id)
+        game = await self.live(game_id)
+        if game is not None:
+            game.used = time.monotonic()
+        return game
 
     def seat_of(self, game: LiveGame, token: str) -> int | None:
         """The seat of ``game`` whose token this is, or None."""
@@ -341,7 +437,8 @@ class Authority:
     def leave(self, game: LiveGame, conn: Connection) -> None:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""
         game.connections.discard(conn)
-        idle = not game.connections and (game.ai_task is None or game.ai_task.done())
+        game.used = time.monotonic()
+        idle = not game.connections and not game.ai_busy
         done = game.state.is_over or game.info.status == Status.CLOSED
         if idle and done and self.games.get(game.info.id) is game:
             del self.games[game.info.id]

@@ -57,6 +57,7 @@ class GameService:
         """Create the tables if needed and resume every AI whose turn it is."""
         await self.authority.db(self.store.create_schema)
         await self.authority.resume()
+        self.authority.start_sweeping()
 
     async def stop(self) -> None:
         """Stop the AI and close the database."""
