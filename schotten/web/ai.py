@@ -72,3 +72,15 @@ class AiPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    def healthy(self) -> bool:
+        """Whether the AI can decide: no pool yet (started on first use), or one whose workers live.
+
+        A minimal version (the watch helper's, for ``/healthz``); the ai helper's replaces it."""
+        executor = self._executor
+        if not isinstance(executor, ProcessPoolExecutor):
+            return True
+        if getattr(executor, "_broken", False):
+            return False
+        processes = getattr(executor, "_processes", None) or {}
+        return all(process.is_alive() for process in processes.values())
