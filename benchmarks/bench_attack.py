@@ -64,7 +64,7 @@ from schotten.web.seats import seat_cookie
 from schotten.web.settings import WebSettings
 
 HOST = "127.0.0.1"
-THINK = 0.1
+THINK = 0.2
 """A real seat's least time between two of its actions (seconds)."""
 HTTP_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 5.0
