@@ -827,7 +827,9 @@ def main() -> None:
     plan = SHORT if args.short else FULL
     if args.seconds:
         plan = replace(plan, seconds=args.seconds)
-    phases = tuple(p for p in args.phases.split(",") if p in PHASES)
+    phases = tuple(p.strip() for p in args.phases.split(",") if p.strip())
+    if unknown := [p for p in phases if p not in PHASES]:
+        parser.error(f"unknown phases {unknown}: choose among {', '.join(PHASES)}")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
