@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
 from ..engine.view import view
+from . import metrics
 from .ai import AiPool, decision_seed
 from .errors import ServiceError
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
@@ -285,6 +286,7 @@ class Authority:
         winner = after.outcome.winner if after.outcome is not None else None
         entry = Entry(game.version, kind, notation, seat)
         await self.db(self.store.append, game.info.id, entry, status, winner)
+        metrics.ENTRIES.inc()
         kept = min(len(game.state.history), len(after.history))
         game.state, game.version = after, entry.index + 1
         game.info.status, game.info.winner = status, winner
