@@ -41,6 +41,11 @@ LOG = logging.getLogger("schotten.web.edge")
 REFUSAL_LOG_PERIOD = 60.0
 """Refused connections are logged at most once per address in this many seconds."""
 TOKEN_LOGGERS = ("uvicorn.access", "uvicorn.error")
+UNPROTECTED = (
+    "The server runs without schotten's uvicorn protocols: the limits on headers, handshake time and "
+    "connections per address are off. Start it with `schotten serve`, or give uvicorn "
+    "--http schotten.web.edge:HttpProtocol --ws schotten.web.edge:WebSocketProtocol (docs/web.md)."
+)
 _TOKEN = re.compile(r"((?:^|[?&;\s])token=)[^&;\s\"']+", re.IGNORECASE)
 
 
@@ -122,6 +127,9 @@ class EdgeMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve ``scope`` within the limits."""
+        if not _SEEN.protocols and not _SEEN.warned and scope["type"] in ("http", "websocket"):
+            _SEEN.warned = True
+            LOG.warning(UNPROTECTED)
         if scope["type"] == "http":
             await self._http(scope, receive, send)
         elif scope["type"] == "websocket":
@@ -241,6 +249,14 @@ class _Peers:
                         "PER_ADDRESS); logged once a minute per address.", address, limit)
 
 
+class _Seen:
+    """Whether this process has served a connection with the edge's protocols, and warned it had not."""
+
+    protocols = False
+    warned = False
+
+
+_SEEN = _Seen()
 _PEERS: weakref.WeakKeyDictionary[ServerState, _Peers] = weakref.WeakKeyDictionary()
 _CONFIGS: weakref.WeakKeyDictionary[Config, Config] = weakref.WeakKeyDictionary()
 _OURS: weakref.WeakSet[Config] = weakref.WeakSet()
@@ -301,6 +317,7 @@ class HttpProtocol(HttpToolsProtocol):
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         self.edge = self.limits or _from_env()
+        _SEEN.protocols = True
         super().__init__(_edge_config(config, self.edge), server_state, app_state, _loop)
         self.peers = _peers(server_state)
         self.address: str | None = None

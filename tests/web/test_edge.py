@@ -28,11 +28,13 @@ from websockets.sync.client import ClientConnection, connect
 TIMEOUT = 20.0
 """A guard against a hung server, not a measurement."""
 EDGE_PROTOCOLS = ["--http", "schotten.web.edge:HttpProtocol", "--ws", "schotten.web.edge:WebSocketProtocol"]
+FACTORY = [sys.executable, "-m", "uvicorn", "--factory", "schotten.web.app:app_from_env"]
 COMMANDS = {
     "serve": [sys.executable, "-m", "schotten", "serve"],
-    "uvicorn": [sys.executable, "-m", "uvicorn", "--factory", "schotten.web.app:app_from_env", *EDGE_PROTOCOLS],
-    "plain-uvicorn": [sys.executable, "-m", "uvicorn", "--factory", "schotten.web.app:app_from_env"],
+    "uvicorn": [*FACTORY, *EDGE_PROTOCOLS],
+    "plain-uvicorn": FACTORY,
 }
+"""The documented commands (docs/web.md) and uvicorn without the edge's protocols."""
 BOTH = ["serve", "uvicorn"]
 QUICK = {"SCHOTTEN_HANDSHAKE_TIMEOUT": "1", "SCHOTTEN_IDLE_TIMEOUT": "1"}
 CROWD = {"SCHOTTEN_CONNECTIONS_PER_ADDRESS": "8", "SCHOTTEN_HANDSHAKE_TIMEOUT": "60"}
@@ -230,6 +232,8 @@ def test_a_megabyte_frame_closes_the_socket_with_1009(how: str, tmp_path: Path) 
                 for _ in range(10):
                     ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    warned = "runs without schotten's uvicorn protocols" in server.log.read_text()
+    assert warned == (how == "plain-uvicorn")
 
 
 # ------------------------------------------------------------------ timeouts
