@@ -1,10 +1,10 @@
 """The edge of the server: limits on connections, requests and frames, and logs without seat tokens.
 
-Two layers, so that each limit holds however the server is started (docs/web.md, "Limits"):
+Two layers (docs/web.md, "Limits"); the second needs uvicorn to be given the protocols, which
+``schotten serve`` does and the documented ``uvicorn`` command says (without them the server warns):
 
-* ``EdgeMiddleware`` (ASGI, installed by ``install``): request bodies over ``max_body_bytes``
-  get 413 before they are read (Content-Length first, chunked bodies counted as they arrive);
-  WebSocket messages over ``ws_max_bytes`` close the socket with 1009.
+* ``BodyLimit`` (ASGI, installed by ``install``): request bodies over ``max_body_bytes``
+  get 413 before they are read (Content-Length first, chunked bodies counted as they arrive).
 * ``HttpProtocol`` and ``WebSocketProtocol`` (uvicorn's httptools and websockets protocols with
   limits; ``protocols(settings)`` binds them to settings, else they read the environment):
   headers over ``max_header_bytes`` get 431, a request not received within
@@ -83,10 +83,9 @@ def hide_tokens() -> None:
 
 
 def install(app: FastAPI, settings: WebSettings) -> None:
-    """Add the edge's limits on bodies and WebSocket messages to ``app``, and hide tokens in logs."""
+    """Add the edge's limit on request bodies to ``app``, and hide tokens in uvicorn's logs."""
     hide_tokens()
-    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes,
-                       ws_max_bytes=settings.ws_max_bytes)
+    app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes)
 
 
 def _error_response(status: int, message: str) -> tuple[bytes, list[tuple[bytes, bytes]]]:
@@ -110,20 +109,13 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-def _message_size(message: Message) -> int:
-    data = message.get("bytes") or b""
-    text = message.get("text") or ""
-    return len(data) + (len(text.encode("utf-8", "surrogatepass")) if text else 0)
+class BodyLimit:
+    """Refuses request bodies over ``max_body_bytes`` with 413 before the app reads them, and warns once
+    when the server runs without the edge's protocols."""
 
-
-class EdgeMiddleware:
-    """Refuses request bodies over ``max_body_bytes`` (413) and WebSocket messages over ``ws_max_bytes``
-    (close 1009) before the app sees them."""
-
-    def __init__(self, app: ASGIApp, max_body_bytes: int, ws_max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
-        self.ws_max_bytes = ws_max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve ``scope`` within the limits."""
@@ -132,8 +124,6 @@ class EdgeMiddleware:
             LOG.warning(UNPROTECTED)
         if scope["type"] == "http":
             await self._http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await _LimitedSocket(self.ws_max_bytes, receive, send).run(self.app, scope)
         else:
             await self.app(scope, receive, send)
 
@@ -186,33 +176,6 @@ class _LimitedBody:
         if message["type"] == "http.response.start":
             self.started = True
         await self._send(message)
-
-
-class _LimitedSocket:
-    """One WebSocket whose incoming messages are measured: one over the limit closes it with 1009."""
-
-    def __init__(self, limit: int, receive: Receive, send: Send) -> None:
-        self.limit = limit
-        self.closed = False
-        self._receive = receive
-        self._send = send
-
-    async def run(self, app: ASGIApp, scope: Scope) -> None:
-        await app(scope, self.receive, self.send)
-
-    async def receive(self) -> Message:
-        message = await self._receive()
-        if message["type"] == "websocket.receive" and _message_size(message) > self.limit:
-            self.closed = True
-            REFUSED.labels(limit="frame").inc()
-            await self._send({"type": "websocket.close", "code": 1009,
-                              "reason": f"messages are limited to {self.limit} bytes"})
-            return {"type": "websocket.disconnect", "code": 1009}
-        return message
-
-    async def send(self, message: Message) -> None:
-        if not self.closed:
-            await self._send(message)
 
 
 # ------------------------------------------------------------------ the connection layer
