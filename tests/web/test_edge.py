@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import select
+import shlex
 import socket
 import subprocess
 import sys
@@ -27,12 +28,21 @@ from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 20.0
 """A guard against a hung server, not a measurement."""
-EDGE_PROTOCOLS = ["--http", "schotten.web.edge:HttpProtocol", "--ws", "schotten.web.edge:WebSocketProtocol"]
-FACTORY = [sys.executable, "-m", "uvicorn", "--factory", "schotten.web.app:app_from_env"]
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "web.md"
+
+
+def _documented_uvicorn() -> list[str]:
+    """The ``uvicorn`` command of docs/web.md, without its ``--port``."""
+    lines = DOCS.read_text().replace("\\\n", " ").splitlines()
+    words = shlex.split(next(line for line in lines if line.startswith("uvicorn ")), comments=True)
+    at = words.index("--port")
+    return [sys.executable, "-m", *words[:at], *words[at + 2:]]
+
+
 COMMANDS = {
     "serve": [sys.executable, "-m", "schotten", "serve"],
-    "uvicorn": [*FACTORY, *EDGE_PROTOCOLS],
-    "plain-uvicorn": FACTORY,
+    "uvicorn": _documented_uvicorn(),
+    "plain-uvicorn": [sys.executable, "-m", "uvicorn", "--factory", "schotten.web.app:app_from_env"],
 }
 """The documented commands (docs/web.md) and uvicorn without the edge's protocols."""
 BOTH = ["serve", "uvicorn"]
