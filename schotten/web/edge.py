@@ -196,6 +196,10 @@ class _Peers:
         self.open[address] += 1
         return True
 
+    def add(self, address: str) -> None:
+        """Count a connection from ``address`` whatever the limit (one handed over by another protocol)."""
+        self.open[address] += 1
+
     def release(self, address: str) -> None:
         """Forget one connection from ``address``."""
         self.open[address] -= 1
@@ -254,9 +258,10 @@ def _from_env() -> WebSettings:
     return _ENV_SETTINGS[0]
 
 
-def _host(transport: asyncio.BaseTransport) -> str:
+def _host(transport: asyncio.BaseTransport) -> str | None:
+    """The client's IP address (None on a Unix socket: such connections are not counted)."""
     address = get_remote_addr(transport)  # type: ignore[arg-type]
-    return address[0] if address else ""
+    return address[0] if address else None
 
 
 def _raw_response(status: int, reason: str, message: str) -> bytes:
@@ -284,6 +289,7 @@ class HttpProtocol(HttpToolsProtocol):
         super().__init__(_edge_config(config, self.edge), server_state, app_state, _loop)
         self.peers = _peers(server_state)
         self.address: str | None = None
+        self.refused = False
         self.deadline: asyncio.TimerHandle | None = None
         self.in_head = False
         self.head_bytes = 0
@@ -293,7 +299,8 @@ class HttpProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Refuse the connection if its address holds too many, else serve it (and start its clock)."""
         address = _host(transport)
-        if not self.peers.acquire(address, self.edge.connections_per_address):
+        if address is not None and not self.peers.acquire(address, self.edge.connections_per_address):
+            self.refused = True
             message = (f"Too many connections from your address ({self.edge.connections_per_address} "
                        "at most): close some and try again.")
             transport.write(_raw_response(429, "Too Many Requests", message))  # type: ignore[attr-defined]
@@ -305,11 +312,12 @@ class HttpProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Forget the connection (a refused one was never served)."""
-        if self.address is None:
+        if self.refused:
             return
         self._disarm()
-        self.peers.release(self.address)
-        self.address = None
+        if self.address is not None:
+            self.peers.release(self.address)
+            self.address = None
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -411,7 +419,8 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         """Count the (upgraded) connection for its address."""
         super().connection_made(transport)
         self.address = _host(transport)
-        self.peers.open[self.address] += 1
+        if self.address is not None:
+            self.peers.add(self.address)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Forget the connection."""

@@ -26,6 +26,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from schotten.web.edge import redact
+
 TIMEOUT = 20.0
 """A guard against a hung server, not a measurement."""
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "web.md"
@@ -356,3 +358,12 @@ def test_a_token_in_a_url_never_reaches_the_log(quick: Server) -> None:
     log = quick.log.read_text()
     assert f"/game/{game_id}?token=[hidden]" in log
     assert token not in log
+
+
+@pytest.mark.parametrize(("line", "shown"), [
+    ('"GET /game/ab12?token=s3cr3t HTTP/1.1" 200', '"GET /game/ab12?token=[hidden] HTTP/1.1" 200'),
+    ("/ws/games/ab12?lang=de&TOKEN=s3cr3t&x=1", "/ws/games/ab12?lang=de&TOKEN=[hidden]&x=1"),
+    ("/api/tables?mytoken=kept", "/api/tables?mytoken=kept"),
+])
+def test_redact_hides_token_values_only(line: str, shown: str) -> None:
+    assert redact(line) == shown
