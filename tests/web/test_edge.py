@@ -367,3 +367,11 @@ def test_a_token_in_a_url_never_reaches_the_log(quick: Server) -> None:
 ])
 def test_redact_hides_token_values_only(line: str, shown: str) -> None:
     assert redact(line) == shown
+
+
+def test_a_trickled_body_is_closed_after_the_handshake_timeout(quick: Server) -> None:
+    head = (b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100\r\n\r\n")
+    with quick.raw() as sock:
+        sent, answer = _send_until_answered(sock, head, _slowly(b" ", 0.2, 40))
+    assert sent < 40
