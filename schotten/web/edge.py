@@ -397,7 +397,7 @@ class HttpProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         REFUSED.labels(limit="handshake").inc()
-        if self.in_head:
+        if self.in_head or (self.cycle is not None and not self.cycle.response_started):
             message = f"The request did not arrive within {self.edge.handshake_timeout:g} seconds."
             self.transport.write(_raw_response(408, "Request Timeout", message))
         self.transport.close()

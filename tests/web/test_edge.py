@@ -25,6 +25,7 @@ import httpx2 as httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from schotten.web.edge import redact
 
@@ -106,10 +107,10 @@ class Server:
         grant = answer.json()
         return grant["id"], grant["token"]
 
-    def socket(self, path: str) -> ClientConnection:
+    def websocket(self, path: str) -> ClientConnection:
         """A WebSocket client on ``path``."""
-        return connect(f"ws://127.0.0.1:{self.port}{path}", origin=self.origin,  # type: ignore[arg-type]
-                       max_size=None, open_timeout=TIMEOUT, close_timeout=2)
+        return connect(f"ws://127.0.0.1:{self.port}{path}", origin=Origin(self.origin), max_size=None,
+                       open_timeout=TIMEOUT, close_timeout=2)
 
     def raw(self, source: str = "127.0.0.1") -> socket.socket:
         """A TCP connection from ``source``."""
@@ -237,7 +238,7 @@ def test_a_request_within_the_limits_is_served(quick: Server) -> None:
 def test_a_megabyte_frame_closes_the_socket_with_1009(how: str, tmp_path: Path) -> None:
     with _start(how, tmp_path, {}) as server:
         game_id, token = server.table()
-        with server.socket(f"/ws/games/{game_id}?token={token}") as ws:
+        with server.websocket(f"/ws/games/{game_id}?token={token}") as ws:
             ws.recv(timeout=TIMEOUT)
             with pytest.raises(ConnectionClosed) as closed:
                 ws.send("x" * 2**20)
@@ -288,7 +289,7 @@ def test_an_idle_keep_alive_connection_is_closed(quick: Server) -> None:
 
 def test_a_spectator_who_only_watches_stays_connected(quick: Server) -> None:
     game_id, _token = quick.table()
-    with quick.socket(f"/ws/games/{game_id}") as ws:
+    with quick.websocket(f"/ws/games/{game_id}") as ws:
         ws.recv(timeout=TIMEOUT)
         time.sleep(2.5)
         ws.ping().wait(timeout=TIMEOUT)
@@ -318,7 +319,7 @@ def test_connections_beyond_the_limit_are_refused_while_another_address_gets_in(
 def test_a_websocket_counts_for_its_address_while_open(crowd: Server) -> None:
     game_id, _token = crowd.table()
     _wait_served(crowd)
-    with crowd.socket(f"/ws/games/{game_id}") as ws:
+    with crowd.websocket(f"/ws/games/{game_id}") as ws:
         ws.recv(timeout=TIMEOUT)
         held = [crowd.raw() for _ in range(7)]
         try:
@@ -350,7 +351,7 @@ def test_a_token_in_a_url_never_reaches_the_log(quick: Server) -> None:
     with quick.raw() as sock:
         sock.sendall(_request(f"/game/{game_id}?token={token}", "Connection: close"))
         _read_all(sock)
-    with quick.socket(f"/ws/games/{game_id}?token={token}") as ws:
+    with quick.websocket(f"/ws/games/{game_id}?token={token}") as ws:
         ws.recv(timeout=TIMEOUT)
     deadline = time.monotonic() + TIMEOUT
     while "WebSocket /ws/games/" not in quick.log.read_text() and time.monotonic() < deadline:
@@ -374,4 +375,5 @@ def test_a_trickled_body_is_closed_after_the_handshake_timeout(quick: Server) ->
             b"Content-Length: 100\r\n\r\n")
     with quick.raw() as sock:
         sent, answer = _send_until_answered(sock, head, _slowly(b" ", 0.2, 40))
+    assert _status(answer) == 408, answer
     assert sent < 40
