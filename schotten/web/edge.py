@@ -1,6 +1,6 @@
 """The edge of the server: limits on connections, requests and frames, and logs without seat tokens.
 
-Two layers (docs/web.md, "Limits"); the second needs uvicorn to be given the protocols, which
+Two layers (docs/web.md, "Limits at the edge"); the second needs uvicorn to be given the protocols, which
 ``schotten serve`` does and the documented ``uvicorn`` command says (without them the server warns):
 
 * ``BodyLimit`` (ASGI, installed by ``install``): request bodies over ``max_body_bytes``
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import json
 import logging
 import re
@@ -42,9 +43,10 @@ REFUSAL_LOG_PERIOD = 60.0
 """Refused connections are logged at most once per address in this many seconds."""
 TOKEN_LOGGERS = ("uvicorn.access", "uvicorn.error")
 UNPROTECTED = (
-    "The server runs without schotten's uvicorn protocols: the limits on headers, handshake time and "
-    "connections per address are off. Start it with `schotten serve`, or give uvicorn "
-    "--http schotten.web.edge:HttpProtocol --ws schotten.web.edge:WebSocketProtocol (docs/web.md)."
+    "The server runs without schotten's uvicorn protocols: headers, WebSocket frames, handshake and idle "
+    "time and connections per address are not limited as configured. Start it with `schotten serve`, "
+    "or give uvicorn --http schotten.web.edge:HttpProtocol --ws schotten.web.edge:WebSocketProtocol "
+    "(docs/web.md)."
 )
 _TOKEN = re.compile(r"((?:^|[?&;\s])token=)[^&;\s\"']+", re.IGNORECASE)
 
@@ -227,7 +229,6 @@ _SEEN = _Seen()
 _PEERS: weakref.WeakKeyDictionary[ServerState, _Peers] = weakref.WeakKeyDictionary()
 _CONFIGS: weakref.WeakKeyDictionary[Config, Config] = weakref.WeakKeyDictionary()
 _OURS: weakref.WeakSet[Config] = weakref.WeakSet()
-_ENV_SETTINGS: list[WebSettings] = []
 
 
 def _peers(state: ServerState) -> _Peers:
@@ -246,16 +247,14 @@ def _edge_config(config: Config, settings: WebSettings) -> Config:
         ours = copy.copy(config)
         ours.ws_max_size = settings.ws_max_bytes
         ours.timeout_keep_alive = settings.idle_timeout  # type: ignore[assignment]
-        ours.h11_max_incomplete_event_size = settings.max_header_bytes
         _CONFIGS[config] = ours
         _OURS.add(ours)
     return ours
 
 
+@functools.cache
 def _from_env() -> WebSettings:
-    if not _ENV_SETTINGS:
-        _ENV_SETTINGS.append(WebSettings.from_env())
-    return _ENV_SETTINGS[0]
+    return WebSettings.from_env()
 
 
 def _host(transport: asyncio.BaseTransport) -> str | None:
