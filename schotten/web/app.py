@@ -40,8 +40,8 @@ from .seats import cookie_name, seat_cookie, seat_cookies
 from .service import GameService
 from .settings import WebSettings
 
-WS_MAX_SIZE = 64 * 1024
-"""Frames larger than this are refused by the WebSocket protocol itself (close 1009)."""
+WS_MAX_SIZE = WebSettings().ws_max_bytes
+"""The default of ``ws_max_bytes``: larger frames are refused by the WebSocket protocol (close 1009)."""
 SEAT_COOKIE_AGE = 30 * 24 * 3600
 PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html"}
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -95,15 +95,18 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
 
 def app_from_env() -> FastAPI:
-    """The app with settings from the environment (a uvicorn ``--factory``)."""
+    """The app with settings from the environment (a uvicorn ``--factory``; the connection limits need
+    ``--http schotten.web.edge:HttpProtocol --ws schotten.web.edge:WebSocketProtocol``, docs/web.md)."""
     return create_app(WebSettings.from_env())
 
 
 def run(settings: WebSettings) -> None:
-    """Serve the app with uvicorn until interrupted."""
+    """Serve the app with uvicorn, with the edge's protocols and limits, until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, ws_max_size=WS_MAX_SIZE)
+    http, ws = edge.protocols(settings)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, http=http, ws=ws,
+                ws_max_size=settings.ws_max_bytes)
 
 
 def _error(status: int, message: str) -> JSONResponse:
