@@ -1,16 +1,259 @@
-"""Per-client-address limits and rates (to be written)."""
+"""Per client address: one rate over all of its HTTP requests and socket messages together, the
+tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
+
+The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it. Rates are counted by the
+``limits`` library (sliding window counters in memory); every count is in this process's memory,
+so a restart forgets them. ``install`` adds the ASGI middleware that charges each HTTP request
+(see ``request_cost``) and answers 429 with ``Retry-After``, and the handler of ``LimitError``.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .errors import ServiceError
+from .metrics import REFUSED
 from .settings import WebSettings
 
 if TYPE_CHECKING:
     from .service import GameService
 
+UNKNOWN_ADDRESS = "unknown"
+"""The address of a client the server was not told (every such client shares one budget)."""
+FREE_PATHS = frozenset({"/healthz", "/metrics"})
+FREE_PREFIXES = ("/static/",)
+HEAVY = re.compile(r"/api/games/[^/]+/(replay|record)")
+HEAVY_COST = 10
+"""What a replay or a game record costs of the address rate (an ordinary request costs 1)."""
+AI_RETRY = 10
+"""The Retry-After (seconds) of a table refused because of the AI tables in play."""
+
+
+class LimitError(ServiceError):
+    """A request refused by a quota or a rate (429): the sentence and when to try again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(429, message)
+        self.retry_after = retry_after
+
+
+def address_of(client: Any) -> str:
+    """The host of an ASGI ``client`` (a ``(host, port)`` pair, Starlette's ``Address``, or None)."""
+    if client is None:
+        return UNKNOWN_ADDRESS
+    host = client[0] if isinstance(client, tuple | list) else getattr(client, "host", None)
+    return str(host) if host else UNKNOWN_ADDRESS
+
+
+def request_cost(path: str) -> int:
+    """What an HTTP request to ``path`` costs of the address rate: health, metrics and static
+    files are free, a replay or a game record costs ``HEAVY_COST``, the rest 1."""
+    if path in FREE_PATHS or path.startswith(FREE_PREFIXES):
+        return 0
+    return HEAVY_COST if HEAVY.fullmatch(path) else 1
+
+
+def seconds(amount: float) -> str:
+    """A duration as a person reads it: ``42 s``, ``5 min``, ``3 h 20 min``."""
+    whole = max(1, math.ceil(amount))
+    if whole < 120:
+        return f"{whole} s"
+    minutes = math.ceil(whole / 60)
+    if minutes < 120:
+        return f"{minutes} min"
+    hours, rest = divmod(minutes, 60)
+    return f"{hours} h {rest} min" if rest else f"{hours} h"
+
+
+class Rates:
+    """Several rates in the ``limits`` notation (``"50/second;1000/minute"``) counted together per key."""
+
+    def __init__(self, text: str, limiter: SlidingWindowCounterRateLimiter, name: str) -> None:
+        self.items: list[RateLimitItem] = parse_many(text)
+        self.limiter = limiter
+        self.name = name
+
+    def hit(self, key: str, cost: int = 1) -> tuple[str, int] | None:
+        """Count ``cost`` if every rate allows it (None); if one does not, nothing is counted and
+        the answer is (the rates exceeded, in words; the seconds until one unit is free again)."""
+        blocked = [item for item in self.items if not self.limiter.test(item, self.name, key,
+                                                                         cost=min(cost, item.amount))]
+        if not blocked:
+            for item in self.items:
+                self.limiter.hit(item, self.name, key, cost=min(cost, item.amount))
+            return None
+        now = time.time()
+        wait = max(self.limiter.get_window_stats(item, self.name, key).reset_time - now for item in blocked)
+        return ", ".join(str(item) for item in blocked), max(1, math.ceil(wait))
+
+
+class Quotas:
+    """The counts and rates of every client address (in memory: a restart forgets them)."""
+
+    def __init__(self, settings: WebSettings, clock: Callable[[], float] = time.time) -> None:
+        self.settings = settings
+        self.clock = clock
+        limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.requests = Rates(settings.address_rate, limiter, "address")
+        self.table_rate = Rates(settings.tables_rate, limiter, "tables")
+        self.sockets: Counter[str] = Counter()
+        self._open: dict[str, dict[str, float]] = {}
+        self._ai: dict[str, dict[str, float]] = {}
+        self._owner: dict[str, str] = {}
+
+    # ------------------------------------------------------------ the address rate
+
+    def charge(self, address: str, cost: int = 1) -> tuple[str, int] | None:
+        """Count one request or message of ``address`` (see ``Rates.hit``)."""
+        refused = self.requests.hit(address, cost) if cost > 0 else None
+        if refused is not None:
+            REFUSED.labels("address_rate").inc()
+        return refused
+
+    # ------------------------------------------------------------ sockets
+
+    def open_socket(self, address: str) -> bool:
+        """Count a socket of ``address``; False (not counted) if it holds ``sockets_per_address``."""
+        if self.sockets[address] >= self.settings.sockets_per_address:
+            REFUSED.labels("sockets").inc()
+            return False
+        self.sockets[address] += 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        """A socket of ``address`` closed."""
+        self.sockets[address] -= 1
+        if self.sockets[address] <= 0:
+            del self.sockets[address]
+
+    # ------------------------------------------------------------ tables
+
+    def admit_table(self, address: str, game_id: str, ai: bool,
+                    ai_in_play: Callable[[str], bool | None]) -> None:
+        """Count a new table of ``address`` (against the AI if ``ai``), or raise ``LimitError`` (nothing
+        counted) if it would break a limit. ``ai_in_play(id)`` says whether an AI table is in play
+        (True), idle (False) or over or gone (None: it is forgotten)."""
+        if ai:
+            self._check_ai(address, ai_in_play)
+        else:
+            self._check_open(address)
+        refused = self.table_rate.hit(address)
+        if refused is not None:
+            REFUSED.labels("tables_rate").inc()
+            rates, wait = refused
+            raise LimitError(f"too many tables opened from your address (at most {rates}): try again in "
+                             f"{seconds(wait)}", wait)
+        (self._ai if ai else self._open).setdefault(address, {})[game_id] = self.clock()
+        self._owner[game_id] = address
+
+    def _check_open(self, address: str) -> None:
+        tables = self._open_tables(address)
+        limit = self.settings.open_tables_per_address
+        if len(tables) >= limit:
+            REFUSED.labels("open_tables").inc()
+            wait = min(tables.values()) + self.settings.open_table_ttl - self.clock()
+            raise LimitError(
+                f"your address already has {len(tables)} open tables waiting for a second player (at most "
+                f"{limit}): wait until someone joins one, or until the oldest expires in {seconds(wait)}",
+                max(1, math.ceil(wait)))
+
+    def _open_tables(self, address: str) -> dict[str, float]:
+        """The open tables of ``address`` not joined yet nor expired, with when each was opened."""
+        tables = self._open.get(address, {})
+        since = self.clock() - self.settings.open_table_ttl
+        for game_id in [g for g, opened in tables.items() if opened < since]:
+            self.forget(game_id)
+        return self._open.get(address, {})
+
+    def _check_ai(self, address: str, ai_in_play: Callable[[str], bool | None]) -> None:
+        tables = self._ai.get(address, {})
+        states = {game_id: ai_in_play(game_id) for game_id in tables}
+        for game_id in [g for g, state in states.items() if state is None]:
+            self.forget(game_id)
+        busy = sum(1 for state in states.values() if state)
+        limit = self.settings.ai_tables_per_address
+        if busy >= limit:
+            REFUSED.labels("ai_tables").inc()
+            raise LimitError(
+                f"your address already has {busy} games against the AI in play (at most {limit} at once): "
+                f"finish one or close its page, then try again in {seconds(AI_RETRY)}", AI_RETRY)
+
+    def joined(self, game_id: str) -> None:
+        """Someone took the free seat of ``game_id``: it is no longer an open table."""
+        address = self._owner.get(game_id)
+        if address is not None and game_id in self._open.get(address, {}):
+            self.forget(game_id)
+
+    def forget(self, game_id: str) -> None:
+        """Stop counting the table ``game_id`` (joined, expired, over, or never stored)."""
+        address = self._owner.pop(game_id, None)
+        if address is None:
+            return
+        for tables in (self._open, self._ai):
+            held = tables.get(address, {})
+            held.pop(game_id, None)
+            if not held:
+                tables.pop(address, None)
+
+
+def _too_many(refused: tuple[str, int], what: str) -> tuple[str, int]:
+    rates, wait = refused
+    return f"too many {what} from your address (at most {rates}): try again in {seconds(wait)}", wait
+
+
+def refusal(refused: tuple[str, int]) -> tuple[str, int]:
+    """The sentence and Retry-After of an HTTP request refused by the address rate."""
+    return _too_many(refused, "requests")
+
+
+def dropped(refused: tuple[str, int]) -> str:
+    """The sentence of a socket message refused by the address rate."""
+    message, _ = _too_many(refused, "messages and requests")
+    return message.replace(": try again", ": this message was dropped; try again")
+
+
+class AddressRate:
+    """Pure ASGI middleware: every HTTP request is charged to its address (``request_cost``); one
+    over the address rate is answered 429 ``{"error": ...}`` with ``Retry-After``."""
+
+    def __init__(self, app: ASGIApp, quotas: Quotas) -> None:
+        self.app = app
+        self.quotas = quotas
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Charge an HTTP request, then pass it on or refuse it."""
+        if scope["type"] == "http":
+            refused = self.quotas.charge(address_of(scope.get("client")), request_cost(scope["path"]))
+            if refused is not None:
+                message, wait = refusal(refused)
+                await _limited(message, wait)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _limited(message: str, wait: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=429, headers={"Retry-After": str(wait)})
+
 
 def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
-    """Add the per-address rate limits to ``app``."""
+    """Add the per-address rate to ``app`` and answer ``LimitError`` with 429 and ``Retry-After``."""
+    app.add_middleware(AddressRate, quotas=service.quotas)
+
+    async def limit_error(_request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, LimitError)
+        return _limited(error.message, error.retry_after)
+
+    app.add_exception_handler(LimitError, limit_error)
