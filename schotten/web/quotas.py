@@ -40,6 +40,10 @@ HEAVY_COST = 10
 """What a replay or a game record costs of the address rate (an ordinary request costs 1)."""
 AI_RETRY = 10
 """The Retry-After (seconds) of a table refused because of the AI tables in play."""
+SWEEP_EVERY = 60.0
+"""How often (seconds, at most) the tables of every address are looked over, so an address that
+never comes back is forgotten once its tables are joined, expired or over."""
+"""The Retry-After (seconds) of a table refused because of the AI tables in play."""
 
 
 class LimitError(ServiceError):
@@ -113,6 +117,7 @@ class Quotas:
         self._open: dict[str, dict[str, float]] = {}
         self._ai: dict[str, dict[str, float]] = {}
         self._owner: dict[str, str] = {}
+        self._next_sweep = 0.0
 
     # ------------------------------------------------------------ the address rate
 
@@ -146,6 +151,7 @@ class Quotas:
         """Count a new table of ``address`` (against the AI if ``ai``), or raise ``LimitError`` (nothing
         counted) if it would break a limit. ``ai_in_play(id)`` says whether an AI table is in play
         (True), idle (False) or over or gone (None: it is forgotten)."""
+        self._sweep(ai_in_play)
         if ai:
             self._check_ai(address, ai_in_play)
         else:
@@ -178,18 +184,35 @@ class Quotas:
             self.forget(game_id)
         return self._open.get(address, {})
 
-    def _check_ai(self, address: str, ai_in_play: Callable[[str], bool | None]) -> None:
-        tables = self._ai.get(address, {})
-        states = {game_id: ai_in_play(game_id) for game_id in tables}
+    def _ai_states(self, address: str, ai_in_play: Callable[[str], bool | None]) -> list[bool]:
+        """Whether each AI table of ``address`` not over is in play (those over are forgotten)."""
+        states = {game_id: ai_in_play(game_id) for game_id in self._ai.get(address, {})}
         for game_id in [g for g, state in states.items() if state is None]:
             self.forget(game_id)
-        busy = sum(1 for state in states.values() if state)
+        return [state for state in states.values() if state is not None]
+
+    def _sweep(self, ai_in_play: Callable[[str], bool | None]) -> None:
+        """Forget the tables of every address that are joined, expired or over (once a ``SWEEP_EVERY``)."""
+        if self.clock() < self._next_sweep:
+            return
+        self._next_sweep = self.clock() + SWEEP_EVERY
+        for address in list(self._open):
+            self._open_tables(address)
+        for address in list(self._ai):
+            self._ai_states(address, ai_in_play)
+
+    def _check_ai(self, address: str, ai_in_play: Callable[[str], bool | None]) -> None:
+        busy = sum(self._ai_states(address, ai_in_play))
         limit = self.settings.ai_tables_per_address
         if busy >= limit:
             REFUSED.labels("ai_tables").inc()
             raise LimitError(
                 f"your address already has {busy} games against the AI in play (at most {limit} at once): "
                 f"finish one or close its page, then try again in {seconds(AI_RETRY)}", AI_RETRY)
+
+    def counted(self) -> set[str]:
+        """The ids of the tables counted now (open ones and AI ones not known to be over)."""
+        return set(self._owner)
 
     def joined(self, game_id: str) -> None:
         """Someone took the free seat of ``game_id``: it is no longer an open table."""

@@ -35,6 +35,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from schotten.web import create_app
+from schotten.web.quotas import Quotas
 from schotten.web.settings import WebSettings
 
 TIMEOUT = 20.0
@@ -210,6 +211,19 @@ def test_a_flood_of_open_tables_hides_no_game_in_progress(tmp_path: Path) -> Non
         tables = client.get("/api/tables").json()["tables"]
         assert [t["id"] for t in tables] == [*flood[:-4:-1], playing]
         assert tables[-1]["status"] == "playing"
+
+
+def test_an_address_that_never_comes_back_is_forgotten(tmp_path: Path) -> None:
+    """The tables of every address are looked over now and then: expired open tables and finished
+    AI games are no longer held for an address that opens nothing more."""
+    now = [1000.0]
+    quotas = Quotas(test_settings(tmp_path, open_table_ttl=60.0), clock=lambda: now[0])
+    quotas.admit_table("10.0.0.1", "open", ai=False, ai_in_play=lambda _: None)
+    quotas.admit_table("10.0.0.2", "ai", ai=True, ai_in_play=lambda _: None)
+    assert quotas.counted() == {"open", "ai"}
+    now[0] += 120
+    quotas.admit_table("10.0.0.3", "new", ai=False, ai_in_play=lambda _: None)
+    assert quotas.counted() == {"new"}
 
 
 # ------------------------------------------------------------ two real addresses on loopback
