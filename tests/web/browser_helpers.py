@@ -26,19 +26,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from helpers_web import GENEROUS_ENV
+
 WEB = Path(__file__).resolve().parents[2] / "schotten" / "web"
 STATIC = WEB / "static"
 LOCALE = WEB / "locale"
 CHROMIUM = Path("/usr/bin/chromium")
-GENEROUS_LIMITS = {
-    "SCHOTTEN_ADDRESS_RATE": "100000/second",
-    "SCHOTTEN_TABLES_RATE": "100000/second",
-    "SCHOTTEN_OPEN_TABLES_PER_ADDRESS": "100000",
-    "SCHOTTEN_AI_TABLES_PER_ADDRESS": "100000",
-    "SCHOTTEN_SOCKETS_PER_ADDRESS": "100000",
-    "SCHOTTEN_SPECTATORS_PER_GAME": "100000",
-}
-"""The per-address limits of the live server, out of reach: the browser and the test share 127.0.0.1."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -200,7 +193,7 @@ class LiveServer:
 
     def start(self) -> None:
         """Start the server and wait until it answers."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_LIMITS}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_ENV}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(self.command(), stdout=out, stderr=subprocess.STDOUT, env=env)
         self._wait_ready()

@@ -53,6 +53,8 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "spectators_per_game": 100_000,
 }
 """Limits no test reaches unless it is about them: every test client has one address."""
+GENEROUS_ENV = {f"SCHOTTEN_{name.upper()}": str(value) for name, value in GENEROUS_LIMITS.items()}
+"""``GENEROUS_LIMITS`` as the environment of a server run in a subprocess."""
 
 
 def test_settings(tmp_path: Path, **changes: Any) -> WebSettings:
