@@ -232,20 +232,12 @@ class Quotas:
                 tables.pop(address, None)
 
 
-def _too_many(refused: tuple[str, int], what: str) -> tuple[str, int]:
+def over_rate(refused: tuple[str, int], what: str, dropped: str | None = None) -> str:
+    """The sentence of ``what`` refused by the address rate (``refused`` as ``Rates.hit`` gives it),
+    saying what was ``dropped`` if anything."""
     rates, wait = refused
-    return f"too many {what} from your address (at most {rates}): try again in {seconds(wait)}", wait
-
-
-def refusal(refused: tuple[str, int]) -> tuple[str, int]:
-    """The sentence and Retry-After of an HTTP request refused by the address rate."""
-    return _too_many(refused, "requests")
-
-
-def dropped(refused: tuple[str, int]) -> str:
-    """The sentence of a socket message refused by the address rate."""
-    message, _ = _too_many(refused, "messages and requests")
-    return message.replace(": try again", ": this message was dropped; try again")
+    then = f"{dropped} was dropped; try again" if dropped else "try again"
+    return f"too many {what} from your address (at most {rates}): {then} in {seconds(wait)}"
 
 
 class AddressRate:
@@ -261,8 +253,7 @@ class AddressRate:
         if scope["type"] == "http":
             refused = self.quotas.charge(address_of(scope.get("client")), request_cost(scope["path"]))
             if refused is not None:
-                message, wait = refusal(refused)
-                await _limited(message, wait)(scope, receive, send)
+                await _limited(over_rate(refused, "requests"), refused[1])(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

@@ -28,7 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from starlette.websockets import WebSocket
 
 from .messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
-from .quotas import Quotas, address_of, dropped
+from .quotas import Quotas, address_of, over_rate
 from .seats import seat_cookie
 from .settings import WebSettings
 
@@ -179,7 +179,7 @@ class SocketServer(Generic[G]):
         try:
             refused = self.quotas.charge(address)
             if refused is not None:
-                await _refuse(socket, "limit", dropped(refused).replace("this message", "this socket"),
+                await _refuse(socket, "limit", over_rate(refused, "messages and requests", "this socket"),
                               LIMIT_CLOSE)
                 return
             await self._serve(socket, game_id, address)
@@ -237,7 +237,7 @@ class SocketServer(Generic[G]):
                               f"{settings.flood_window:g} s: this message was dropped")
         refused = self.quotas.charge(address)
         if refused is not None:
-            raise ClientError("limit", dropped(refused))
+            raise ClientError("limit", over_rate(refused, "messages and requests", "this message"))
         text, data = frame.get("text"), frame.get("bytes")
         size = len(text.encode("utf-8")) if text is not None else len(data or b"")
         if size > settings.max_message_bytes:
