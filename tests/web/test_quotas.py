@@ -73,7 +73,8 @@ def test_http_requests_share_one_rate_per_address(tmp_path: Path) -> None:
 
 def test_socket_messages_are_charged_to_the_address(tmp_path: Path) -> None:
     """Socket messages and HTTP requests share the address rate: a message over it gets error
-    ``limit`` and is dropped (nothing changes), and the address's requests get 429 too."""
+    ``limit`` and is dropped (nothing changes); the address's requests get 429 and a new socket
+    ``limit`` and close 4429."""
     with _app(tmp_path, address_rate="20/hour") as client, Duel(client) as duel:
         duel.play(choose(duel.messages[duel.state.turn][-1], random.Random(1)))
         ws = duel.sockets[duel.state.turn]
@@ -92,6 +93,9 @@ def test_socket_messages_are_charged_to_the_address(tmp_path: Path) -> None:
         receive_error(ws, "limit")
         assert len(log_of(client, duel.id)) == entries
         assert client.get("/api/tables").status_code == 429
+        with client.websocket_connect(socket_path(duel.id)) as late:
+            assert "this socket was dropped" in receive_error(late, "limit")["message"]
+            assert late.receive()["code"] == 4429
 
 
 def test_sockets_per_address(tmp_path: Path) -> None:
