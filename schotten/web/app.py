@@ -141,7 +141,8 @@ def _answer(body: RematchRequest | None) -> tuple[str | None, str | None]:
 def _api_routes(app: FastAPI, service: GameService) -> None:
     @app.get("/api/tables", response_model=Tables)
     async def list_tables() -> Tables:
-        """Open tables, games in progress and finished games, most recent first."""
+        """The newest open tables (not expired), then games in progress, then finished games: three
+        lists of at most ``table_limit`` each, newest first."""
         return Tables(tables=await service.tables())
 
     @app.get("/api/my-games", response_model=Tables)

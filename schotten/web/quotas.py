@@ -85,10 +85,14 @@ def seconds(amount: float) -> str:
 class Rates:
     """Several rates in the ``limits`` notation (``"50/second;1000/minute"``) counted together per key."""
 
-    def __init__(self, text: str, limiter: SlidingWindowCounterRateLimiter, name: str) -> None:
-        self.items: list[RateLimitItem] = parse_many(text)
+    def __init__(self, setting: str, text: str, limiter: SlidingWindowCounterRateLimiter) -> None:
+        try:
+            self.items: list[RateLimitItem] = parse_many(text)
+        except ValueError:
+            raise ValueError(f"SCHOTTEN_{setting.upper()}={text!r} is not a valid {setting}: write rates "
+                             "such as '50/second;1000/minute'") from None
         self.limiter = limiter
-        self.name = name
+        self.name = setting
 
     def hit(self, key: str, cost: int = 1) -> tuple[str, int] | None:
         """Count ``cost`` if every rate allows it (None); if one does not, nothing is counted and
@@ -111,8 +115,8 @@ class Quotas:
         self.settings = settings
         self.clock = clock
         limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self.requests = Rates(settings.address_rate, limiter, "address")
-        self.table_rate = Rates(settings.tables_rate, limiter, "tables")
+        self.requests = Rates("address_rate", settings.address_rate, limiter)
+        self.table_rate = Rates("tables_rate", settings.tables_rate, limiter)
         self.sockets: Counter[str] = Counter()
         self._open: dict[str, dict[str, float]] = {}
         self._ai: dict[str, dict[str, float]] = {}

@@ -230,6 +230,12 @@ def test_an_address_that_never_comes_back_is_forgotten(tmp_path: Path) -> None:
     assert quotas.counted() == {"new"}
 
 
+def test_a_rate_that_is_not_one_is_refused_at_start(tmp_path: Path) -> None:
+    """A rate setting the ``limits`` notation cannot read stops the app from being built, naming it."""
+    with pytest.raises(ValueError, match="SCHOTTEN_TABLES_RATE='lots' is not a valid tables_rate"):
+        create_app(test_settings(tmp_path, tables_rate="lots"))
+
+
 # ------------------------------------------------------------ two real addresses on loopback
 
 
