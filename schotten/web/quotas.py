@@ -2,7 +2,7 @@
 tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
-``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it. Rates are counted by the
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web.md). Rates are counted by the
 ``limits`` library (sliding window counters in memory); every count is in this process's memory,
 so a restart forgets them. ``install`` adds the ASGI middleware that charges each HTTP request
 (see ``request_cost``) and answers 429 with ``Retry-After``, and the handler of ``LimitError``.
@@ -43,7 +43,6 @@ AI_RETRY = 10
 SWEEP_EVERY = 60.0
 """How often (seconds, at most) the tables of every address are looked over, so an address that
 never comes back is forgotten once its tables are joined, expired or over."""
-"""The Retry-After (seconds) of a table refused because of the AI tables in play."""
 
 
 class LimitError(ServiceError):
