@@ -10,6 +10,7 @@ so a restart forgets them. ``install`` adds the ASGI middleware that charges eac
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 import time
@@ -31,6 +32,8 @@ from .settings import WebSettings
 if TYPE_CHECKING:
     from .service import GameService
 
+IPV6_PREFIX = 64
+"""IPv6 clients are counted by network: the first 64 bits of their address."""
 UNKNOWN_ADDRESS = "unknown"
 """The address of a client the server was not told (every such client shares one budget)."""
 FREE_PATHS = frozenset({"/healthz", "/metrics"})
@@ -54,11 +57,22 @@ class LimitError(ServiceError):
 
 
 def address_of(client: Any) -> str:
-    """The host of an ASGI ``client`` (a ``(host, port)`` pair, Starlette's ``Address``, or None)."""
+    """The address an ASGI ``client`` (a ``(host, port)`` pair, Starlette's ``Address``, or None) is
+    counted under: its IPv4 address, or its IPv6 /64 network (one subscriber holds a whole /64)."""
     if client is None:
         return UNKNOWN_ADDRESS
     host = client[0] if isinstance(client, tuple | list) else getattr(client, "host", None)
-    return str(host) if host else UNKNOWN_ADDRESS
+    if not host:
+        return UNKNOWN_ADDRESS
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return str(host)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
 
 
 def request_cost(path: str) -> int:

@@ -35,7 +35,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from schotten.web import create_app
-from schotten.web.quotas import Quotas
+from schotten.web.quotas import Quotas, address_of
 from schotten.web.settings import WebSettings
 
 TIMEOUT = 20.0
@@ -228,6 +228,19 @@ def test_an_address_that_never_comes_back_is_forgotten(tmp_path: Path) -> None:
     now[0] += 120
     quotas.admit_table("10.0.0.3", "new", ai=False, ai_in_play=lambda _: None)
     assert quotas.counted() == {"new"}
+
+
+@pytest.mark.parametrize(("client", "counted"), [
+    (("203.0.113.7", 5000), "203.0.113.7"),
+    (("2001:db8:1:2:aaaa::1", 5000), "2001:db8:1:2::/64"),
+    (("2001:db8:1:2:bbbb::9", 5000), "2001:db8:1:2::/64"),
+    (("::ffff:198.51.100.4", 5000), "198.51.100.4"),
+    (("testclient", 50000), "testclient"),
+    (None, "unknown"),
+])
+def test_the_address_a_client_is_counted_under(client: Any, counted: str) -> None:
+    """IPv4 by address, IPv6 by /64 network (a subscriber can change the rest at will)."""
+    assert address_of(client) == counted
 
 
 def test_a_rate_that_is_not_one_is_refused_at_start(tmp_path: Path) -> None:
