@@ -353,8 +353,8 @@ class Authority:
             watching = sum(1 for c in game.connections if c.seat is None and not c.closed.is_set())
             if watching >= self.settings.spectators_per_game:
                 REFUSED.labels("spectators").inc()
-                raise ClientError("limit", f"this game already has {watching} spectators, the most it may "
-                                  "have: try again later")
+                raise ClientError("limit", f"this game has as many spectators as it may have "
+                                  f"({self.settings.spectators_per_game}): try again later")
         conn.send(state_text(game, conn.seat))
         game.connections.add(conn)
         self.kick_ai(game)

@@ -123,7 +123,7 @@ def test_spectators_per_game(tmp_path: Path) -> None:
             for token in (grant["token"], bob["token"], None):
                 receive_state(stack.enter_context(client.websocket_connect(socket_path(grant["id"], token))))
             with client.websocket_connect(socket_path(grant["id"])) as extra:
-                assert "1 spectators" in receive_error(extra, "limit")["message"]
+                assert "as many spectators as it may have (1)" in receive_error(extra, "limit")["message"]
                 assert extra.receive()["code"] == 4429
         with client.websocket_connect(socket_path(create(client)["id"])) as elsewhere:
             receive_state(elsewhere)
