@@ -189,8 +189,8 @@ class Quotas:
             REFUSED.labels("open_tables").inc()
             wait = min(tables.values()) + self.settings.open_table_ttl - self.clock()
             raise LimitError(
-                f"your address already has {len(tables)} open tables waiting for a second player (at most "
-                f"{limit}): wait until someone joins one, or until the oldest expires in {seconds(wait)}",
+                f"your address already has as many open tables waiting for a second player as it may have "
+                f"({limit}): wait until someone joins one, or until the oldest expires in {seconds(wait)}",
                 max(1, math.ceil(wait)))
 
     def _open_tables(self, address: str) -> dict[str, float]:
@@ -224,7 +224,7 @@ class Quotas:
         if busy >= limit:
             REFUSED.labels("ai_tables").inc()
             raise LimitError(
-                f"your address already has {busy} games against the AI in play (at most {limit} at once): "
+                f"your address already has as many games against the AI in play as it may have ({limit}): "
                 f"finish one or close its page, then try again in {seconds(AI_RETRY)}", AI_RETRY)
 
     def counted(self) -> set[str]:

@@ -158,7 +158,8 @@ def test_open_tables_per_address(tmp_path: Path) -> None:
         refused = _table(client)
         assert refused.status_code == 429
         message = refused.json()["error"]
-        assert "2 open tables" in message and "expires in 24 h" in message, message
+        assert "open tables waiting for a second player as it may have (2)" in message, message
+        assert "the oldest expires in 24 h" in message, message
         assert _retry_after(refused) > 23 * 3600
         join(client, first)
         assert _table(client).status_code == 200
@@ -181,7 +182,7 @@ def test_ai_tables_in_play_per_address(tmp_path: Path) -> None:
             _our_turn(ws)
             refused = _table(client, mode="ai", level="easy")
             assert refused.status_code == 429
-            assert "1 games against the AI" in refused.json()["error"]
+            assert "games against the AI in play as it may have (1)" in refused.json()["error"]
             assert _retry_after(refused) == 10
             assert _table(client).status_code == 200
         for _ in range(100):
