@@ -50,6 +50,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody},
     410: {"model": ErrorBody},
     422: {"model": ErrorBody},
+    429: {"model": ErrorBody},
 }
 
 
@@ -191,7 +192,8 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/tables", response_model=Tables)
     async def list_tables() -> Tables:
-        """Open tables, games in progress and finished games, most recent first."""
+        """The newest open tables (not expired), then games in progress, then finished games: three
+        lists of at most ``table_limit`` each, newest first."""
         return Tables(tables=await service.tables())
 
     @app.get("/api/my-games", response_model=Tables)
@@ -200,15 +202,16 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
         return Tables(tables=await service.mine(cookies(request)))
 
     @app.post("/api/tables", response_model=SeatGrant, responses=_ERRORS)
-    async def create_table(body: CreateTable, response: Response) -> SeatGrant:
-        """Open a table against the AI or a friend; the answer holds your seat's secret link."""
-        grant = await service.create(body)
+    async def create_table(body: CreateTable, request: Request, response: Response) -> SeatGrant:
+        """Open a table against the AI or a friend; the answer holds your seat's secret link (429 beyond
+        your address's quotas: tables per hour, open tables, AI games in play)."""
+        grant = await service.create(body, quotas.address_of(request.client))
         _seat_cookie(response, grant.id, grant.token, https)
         return grant
 
     @app.post("/api/tables/{game_id}/join", response_model=SeatGrant, responses=_ERRORS)
     async def join_table(game_id: str, body: JoinTable, response: Response) -> SeatGrant:
-        """Take the free seat of a table."""
+        """Take the free seat of a table (410 once it expired: nobody joined in time)."""
         grant = await service.join(game_id, body.nickname)
         _seat_cookie(response, grant.id, grant.token, https)
         return grant

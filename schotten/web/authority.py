@@ -17,6 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
@@ -26,7 +27,9 @@ from .ai import AiPool, decision_seed
 from .errors import ServiceError
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
 from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
+from .metrics import REFUSED
 from .outbound import Told, state_text
+from .quotas import UNKNOWN_ADDRESS, Quotas, seconds
 from .schemas import CreateTable, SeatGrant
 from .seats import MAX_ID, grant, new_token, one_seat_taken, seat_of_token, token_hash
 from .settings import WebSettings
@@ -99,6 +102,7 @@ class Authority:
         self.ai = ai
         self.new_seed = new_seed
         self.games: dict[str, LiveGame] = {}
+        self.quotas = Quotas(settings)
         self._load_lock = asyncio.Lock()
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
@@ -168,8 +172,9 @@ class Authority:
         self.games[info.id] = game
         return game
 
-    async def create(self, request: CreateTable) -> SeatGrant:
-        """Open a new table; against the AI the game starts at once."""
+    async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
+        """Open a new table for a client at ``address`` (429 beyond its quotas, see ``quotas``);
+        against the AI the game starts at once."""
         seat = request.seat if request.seat is not None else secrets.randbelow(2)
         players, hashes, token = one_seat_taken(seat, request.nickname)
         ai = request.mode == Mode.AI
@@ -187,7 +192,12 @@ class Authority:
             token_hashes=hashes,
             status=Status.PLAYING if ai else Status.OPEN,
         )
-        await self.db(self.store.add_game, info)
+        self.quotas.admit_table(address, info.id, ai, self._ai_in_play)
+        try:
+            await self.db(self.store.add_game, info)
+        except BaseException:
+            self.quotas.forget(info.id)
+            raise
         self.kick_ai(self.add(info))
         return grant(info.id, seat, token, invite=not ai)
 
@@ -199,13 +209,32 @@ class Authority:
         if game.info.rematch_of is not None:
             raise ServiceError(409, "this table is a rematch: its free seat is kept for the other player "
                                "of the game before, who takes it from that game's page")
+        if self.expired(game.info):
+            raise ServiceError(410, f"this table expired: nobody took its free seat within "
+                               f"{seconds(self.settings.open_table_ttl)} of its opening; open a new table "
+                               "or join another")
         async with game.lock:
             free = [s for s in (0, 1) if game.info.token_hashes[s] is None and s != game.info.ai_seat]
             if not free:
                 raise ServiceError(409, NO_FREE_SEAT)
             seat = free[0]
             token = await self.sit(game, seat, nickname, NO_FREE_SEAT)
+        self.quotas.joined(game_id)
         return grant(game_id, seat, token, invite=False)
+
+    def expired(self, info: GameInfo) -> bool:
+        """Whether ``info`` is an open table nobody joined within ``open_table_ttl`` of its opening."""
+        age = (datetime.now(UTC) - info.created).total_seconds()
+        return info.status == Status.OPEN and age > self.settings.open_table_ttl
+
+    def _ai_in_play(self, game_id: str) -> bool | None:
+        """For the AI tables quota: True while the game ``game_id`` is played with a client connected or
+        its AI thinking, False while it waits for nobody, None once it is over or no longer served."""
+        game = self.games.get(game_id)
+        if game is None or game.state.is_over or game.info.status != Status.PLAYING:
+            return None
+        thinking = game.ai_task is not None and not game.ai_task.done()
+        return thinking or any(not conn.closed.is_set() for conn in game.connections)
 
     async def sit(self, game: LiveGame, seat: int, nickname: str, taken: str) -> str:
         """Give ``seat`` of an open table to ``nickname`` with a new token (the game starts); 409
@@ -416,7 +445,14 @@ class Authority:
         return game.seat_of(token)
 
     def enter(self, game: LiveGame, conn: Connection) -> None:
-        """A client arrives: it gets the state and, from now on, every change."""
+        """A client arrives: it gets the state and, from now on, every change; a spectator beyond
+        ``spectators_per_game`` is refused (ClientError ``limit``)."""
+        if conn.seat is None:
+            watching = sum(1 for c in game.connections if c.seat is None and not c.closed.is_set())
+            if watching >= self.settings.spectators_per_game:
+                REFUSED.labels("spectators").inc()
+                raise ClientError("limit", f"this game has as many spectators as it may have "
+                                  f"({self.settings.spectators_per_game}): try again later")
         conn.send(state_text(game, conn.seat))
         game.connections.add(conn)
         self.kick_ai(game)

@@ -18,6 +18,7 @@ import asyncio
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -27,6 +28,7 @@ from .ai import AiPool
 from .authority import Authority, LiveGame
 from .errors import ServiceError, check_has_game
 from .outbound import replay_steps, table_of
+from .quotas import UNKNOWN_ADDRESS
 from .rematch import Rematcher
 from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .seats import cookie_tokens, seat_of_token
@@ -50,7 +52,8 @@ class GameService:
         self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed())
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)
-        self.sockets = SocketServer(settings, self.authority)
+        self.quotas = self.authority.quotas
+        self.sockets = SocketServer(settings, self.authority, self.quotas)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:
@@ -75,9 +78,9 @@ class GameService:
         """The game being served under ``game_id`` (loaded if needed), or None."""
         return await self.authority.live(game_id)
 
-    async def create(self, request: CreateTable) -> SeatGrant:
-        """Open a new table (``Authority.create``)."""
-        return await self.authority.create(request)
+    async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
+        """Open a new table for a client at ``address`` (``Authority.create``)."""
+        return await self.authority.create(request, address)
 
     async def join(self, game_id: str, nickname: str) -> SeatGrant:
         """Take the free seat of a table (``Authority.join``)."""
@@ -101,8 +104,11 @@ class GameService:
     # ------------------------------------------------------------ reading
 
     async def tables(self) -> list[Table]:
-        """The most recent tables: open ones, games in progress and finished games."""
-        infos = await self.authority.db(self.store.recent, self.settings.table_limit)
+        """The lobby: the ``table_limit`` newest open tables not expired, then the ``table_limit``
+        newest games in progress, then the ``table_limit`` newest finished games (separate lists, so
+        a flood of open tables cannot push the games being played out)."""
+        since = datetime.now(UTC) - timedelta(seconds=self.settings.open_table_ttl)
+        infos = await self.authority.db(self.store.lobby, self.settings.table_limit, since)
         return [table_of(info) for info in infos]
 
     async def mine(self, cookies: Mapping[str, str]) -> list[Table]:

@@ -28,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from starlette.websockets import WebSocket
 
 from .messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
+from .quotas import Quotas, address_of, over_rate
 from .seats import cookie_token
 from .settings import WebSettings
 
@@ -38,6 +39,8 @@ OVERFLOW_CLOSE = 1013
 CLOSE_TIMEOUT = 2.0
 NOT_FOUND_CLOSE = 4404
 BAD_TOKEN_CLOSE = 4403
+LIMIT_CLOSE = 4429
+"""The close code of a socket refused by a limit (sockets per address, spectators, the address rate)."""
 G = TypeVar("G")
 
 
@@ -142,7 +145,8 @@ class Host(Protocol[G]):
         ...
 
     def enter(self, game: G, conn: Connection) -> None:
-        """A client of ``game`` was accepted (send it the state, and every change from now on)."""
+        """A client of ``game`` was accepted (send it the state, and every change from now on); a
+        ClientError refuses it (the socket is sent the error and closed with ``LIMIT_CLOSE``)."""
         ...
 
     async def receive(self, game: G, conn: Connection, message: ClientMessage) -> None:
@@ -157,13 +161,32 @@ class Host(Protocol[G]):
 class SocketServer(Generic[G]):
     """Serves each game socket for the ``host``, within the limits of ``settings``."""
 
-    def __init__(self, settings: WebSettings, host: Host[G]) -> None:
+    def __init__(self, settings: WebSettings, host: Host[G], quotas: Quotas | None = None) -> None:
         self.settings = settings
         self.host = host
+        self.quotas = quotas if quotas is not None else Quotas(settings)
 
     async def serve(self, socket: WebSocket, game_id: str) -> None:
-        """Serve one WebSocket client of a game until it leaves (or is dropped)."""
+        """Serve one WebSocket client of a game until it leaves (or is dropped); its address may hold
+        ``sockets_per_address`` sockets, and its opening is charged to the address rate."""
         await socket.accept()
+        address = address_of(socket.client)
+        if not self.quotas.open_socket(address):
+            await _refuse(socket, "limit", f"your address already has {self.settings.sockets_per_address} "
+                          "game sockets open, the most it may have: close a game's tab and try again",
+                          LIMIT_CLOSE)
+            return
+        try:
+            refused = self.quotas.charge(address)
+            if refused is not None:
+                await _refuse(socket, "limit", over_rate(refused, "messages and requests", "this socket"),
+                              LIMIT_CLOSE)
+                return
+            await self._serve(socket, game_id, address)
+        finally:
+            self.quotas.close_socket(address)
+
+    async def _serve(self, socket: WebSocket, game_id: str, address: str) -> None:
         game = await self.host.find(game_id)
         if game is None:
             await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
@@ -176,16 +199,20 @@ class SocketServer(Generic[G]):
             return
         limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
         conn = Connection(socket, seat, self.settings.send_queue, limit)
+        try:
+            self.host.enter(game, conn)
+        except ClientError as error:
+            await _refuse(socket, error.code, error.message, LIMIT_CLOSE)
+            return
         conn.start()
-        self.host.enter(game, conn)
         left = False
         try:
-            left = await self._read(game, conn, socket)
+            left = await self._read(game, conn, socket, address)
         finally:
             self.host.leave(game, conn)
             await conn.stop(close=not left)
 
-    async def _read(self, game: G, conn: Connection, socket: WebSocket) -> bool:
+    async def _read(self, game: G, conn: Connection, socket: WebSocket, address: str) -> bool:
         """Hand the client's messages to the host; True when the client went away, False when it
         was dropped."""
         while True:
@@ -195,18 +222,22 @@ class SocketServer(Generic[G]):
             if frame["type"] == "websocket.disconnect":
                 return True
             try:
-                message = self._message(conn, frame)
+                message = self._message(conn, frame, address)
             except ClientError as error:
                 conn.send(error_message(error.code, error.message))
                 continue
             await self.host.receive(game, conn, message)
 
-    def _message(self, conn: Connection, frame: dict[str, Any]) -> ClientMessage:
-        """The message of one frame, if it is within the limits; ClientError if not."""
+    def _message(self, conn: Connection, frame: dict[str, Any], address: str) -> ClientMessage:
+        """The message of one frame, if it is within the limits (this socket's, then its address's
+        rate); ClientError if not."""
         settings = self.settings
         if not conn.limit.allow():
             raise ClientError("flood", f"more than {settings.flood_limit} messages in "
                               f"{settings.flood_window:g} s: this message was dropped")
+        refused = self.quotas.charge(address)
+        if refused is not None:
+            raise ClientError("limit", over_rate(refused, "messages and requests", "this message"))
         text, data = frame.get("text"), frame.get("bytes")
         size = len(text.encode("utf-8")) if text is not None else len(data or b"")
         if size > settings.max_message_bytes:

@@ -288,3 +288,17 @@ class Store:
             session.add(row)
             changed = update(GameRow).where(GameRow.id == game_id)
             session.execute(changed.values(status=str(status), winner=winner))
+
+    def lobby(self, limit: int, open_since: datetime) -> list[GameInfo]:
+        """The lobby's tables in three bounded lists, each newest first: at most ``limit`` open tables
+        created since ``open_since`` (older ones expired), then ``limit`` games being played, then
+        ``limit`` finished games."""
+        infos: list[GameInfo] = []
+        with self._session() as session:
+            for status in (Status.OPEN, Status.PLAYING, Status.OVER):
+                query = select(GameRow).where(GameRow.status == status.value)
+                if status == Status.OPEN:
+                    query = query.where(GameRow.created >= utc(open_since))
+                query = query.order_by(GameRow.created.desc(), GameRow.id).limit(limit)
+                infos += [_info(row) for row in session.scalars(query)]
+            return _with_links(session, infos)

@@ -26,6 +26,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from helpers_web import GENEROUS_ENV
+
 WEB = Path(__file__).resolve().parents[2] / "schotten" / "web"
 STATIC = WEB / "static"
 LOCALE = WEB / "locale"
@@ -191,7 +193,7 @@ class LiveServer:
 
     def start(self) -> None:
         """Start the server and wait until it answers."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_ENV}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(self.command(), stdout=out, stderr=subprocess.STDOUT, env=env)
         self._wait_ready()

@@ -43,16 +43,30 @@ the cards elite troops stand for and best completions, which may be anywhere): a
 skips them, as the exact-message check shows they are the engine's public data."""
 
 
+GENEROUS_LIMITS: dict[str, Any] = {
+    "flood_limit": 100_000,
+    "address_rate": "100000/second",
+    "tables_rate": "100000/second",
+    "open_tables_per_address": 100_000,
+    "ai_tables_per_address": 100_000,
+    "sockets_per_address": 100_000,
+    "spectators_per_game": 100_000,
+}
+"""Limits no test reaches unless it is about them: every test client has one address."""
+GENEROUS_ENV = {f"SCHOTTEN_{name.upper()}": str(value) for name, value in GENEROUS_LIMITS.items()}
+"""``GENEROUS_LIMITS`` as the environment of a server run in a subprocess."""
+
+
 def test_settings(tmp_path: Path, **changes: Any) -> WebSettings:
-    """Settings for a test: a SQLite file in ``tmp_path``, AI in threads, no flood limit to speak of."""
+    """Settings for a test: a SQLite file in ``tmp_path``, AI in threads, limits no test reaches
+    (``GENEROUS_LIMITS``) unless ``changes`` lower them."""
     values: dict[str, Any] = {
         "database_url": f"sqlite:///{tmp_path / 'games.db'}",
         "ai_processes": False,
         "ai_workers": 1,
-        "flood_limit": 100_000,
         "static_dir": tmp_path / "static",
         "locale_dir": tmp_path / "locale",
-    }
+    } | GENEROUS_LIMITS
     values.update(changes)
     return WebSettings(**values)
 

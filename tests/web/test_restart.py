@@ -25,6 +25,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 from helpers_web import (
+    GENEROUS_ENV,
     SEED,
     Duel,
     choose,
@@ -59,7 +60,7 @@ class Server:
 
     def __init__(self, database_url: str, log: Path) -> None:
         self.port = _free_port()
-        env = os.environ | {"SCHOTTEN_AI_WORKERS": "1", "SCHOTTEN_FLOOD_LIMIT": "100000"}
+        env = os.environ | GENEROUS_ENV | {"SCHOTTEN_AI_WORKERS": "1"}
         command = [sys.executable, "-m", "schotten", "serve", "--port", str(self.port),
                    "--database", database_url]
         self.log = log
