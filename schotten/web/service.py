@@ -113,13 +113,14 @@ class GameService:
 
     async def mine(self, cookies: Mapping[str, str]) -> list[Table]:
         """The tables whose seat this browser holds (a valid seat cookie), newest first, each with
-        ``seat`` set; at most ``table_limit`` of them."""
+        ``seat`` set; at most ``table_limit`` of them (an open table that expired is left out: it
+        cannot be joined any more)."""
         tokens = cookie_tokens(cookies)
         ids = sorted(tokens)[: 4 * self.settings.table_limit]
         found = []
         for info in await self.authority.db(self.store.infos, ids):
             seat = seat_of_token(info, tokens[info.id])
-            if seat is not None:
+            if seat is not None and not self.authority.expired(info):
                 found.append(table_of(info).model_copy(update={"seat": seat}))
         return found[: self.settings.table_limit]
 

@@ -195,12 +195,17 @@ def test_ai_tables_in_play_per_address(tmp_path: Path) -> None:
 
 def test_open_tables_expire(tmp_path: Path) -> None:
     """An open table nobody joined within ``open_table_ttl`` leaves the lobby, a join is refused with
-    410 "this table expired", and it no longer counts as its address's open table."""
+    410 "this table expired", it leaves its creator's "My games", and it no longer counts as its
+    address's open table."""
     with _app(tmp_path, open_table_ttl=0.5, open_tables_per_address=1) as client:
-        stale = create(client)["id"]
+        grant = create(client)
+        stale = grant["id"]
+        client.cookies.set(f"seat_{stale}", grant["token"])
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [stale]
+        assert [t["id"] for t in client.get("/api/my-games").json()["tables"]] == [stale]
         time.sleep(0.6)
         assert client.get("/api/tables").json()["tables"] == []
+        assert client.get("/api/my-games").json()["tables"] == []
         refused = client.post(f"/api/tables/{stale}/join", json={"nickname": "Bob"})
         assert refused.status_code == 410 and "this table expired" in refused.json()["error"]
         assert _table(client).status_code == 200
