@@ -7,6 +7,7 @@ for ``uvicorn --factory schotten.web.app:app_from_env``. See docs/web.md.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import edge, i18n, quotas, security, watch
-from .errors import ServiceError
+from .errors import UNAVAILABLE, ServiceError, StoreUnavailable
 from .schemas import (
     ClosedOffer,
     CreateTable,
@@ -36,6 +37,8 @@ from .seats import seat_cookie
 from .service import GameService
 from .settings import WebSettings
 
+logger = logging.getLogger("schotten.web")
+
 WS_MAX_SIZE = 64 * 1024
 """Frames larger than this are refused by the WebSocket protocol itself (close 1009)."""
 SEAT_COOKIE_AGE = 30 * 24 * 3600
@@ -46,6 +49,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody},
     410: {"model": ErrorBody},
     422: {"model": ErrorBody},
+    503: {"model": ErrorBody},
 }
 
 
@@ -56,7 +60,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await service.start()
+        try:
+            await service.start()
+        except StoreUnavailable as error:
+            logger.error("cannot start: %s", error.message)
+            await service.stop()
+            raise
         try:
             yield
         finally:
@@ -110,6 +119,10 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> JSONResponse:
         return _error(error.status, error.message)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(_request: Request, _failure: StoreUnavailable) -> JSONResponse:
+        return _error(503, UNAVAILABLE)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:

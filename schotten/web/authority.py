@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
 from ..engine.view import view
 from .ai import AiPool, decision_seed
-from .errors import ServiceError
+from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
 from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
 from .outbound import Told, state_text
@@ -31,6 +31,7 @@ from .settings import WebSettings
 from .sockets import Connection
 from .store import ACTION, UNDO, Entry, GameInfo, Store
 from .vocab import Mode, Status
+from .writer import Writer
 
 logger = logging.getLogger("schotten.web")
 
@@ -83,6 +84,8 @@ class Authority:
         self.games: dict[str, LiveGame] = {}
         self._load_lock = asyncio.Lock()
         self._closing = False
+        self.writer = Writer(store)
+        self.damaged: set[str] = set()
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
@@ -101,21 +104,36 @@ class Authority:
     # ------------------------------------------------------------ tables
 
     async def live(self, game_id: str) -> LiveGame | None:
-        """The game being served under ``game_id`` (loaded and replayed if needed), or None."""
+        """The game being served under ``game_id`` (loaded and replayed if needed), or None.
+
+        A game whose log does not replay is damaged: logged once, then ``GameDamaged`` each time
+        it is asked for. ``StoreUnavailable`` if the database cannot be read now."""
         game = self.games.get(game_id)
         if game is not None:
             return game
         if not 1 <= len(game_id) <= MAX_ID:
             return None
+        if game_id in self.damaged:
+            raise GameDamaged()
         async with self._load_lock:
             game = self.games.get(game_id)
             if game is None:
-                game = await self.db(self._load, game_id)
+                game = await self._replayed(game_id)
                 if game is None:
                     return None
                 self.games[game_id] = game
         self.kick_ai(game)
         return game
+
+    async def _replayed(self, game_id: str) -> LiveGame | None:
+        try:
+            return await self.db(self._load, game_id)
+        except LogError as error:
+            if game_id not in self.damaged:
+                self.damaged.add(game_id)
+                logger.error("game %s is damaged: its log does not replay from entry %d (%s)",
+                             game_id, error.index, error)
+            raise GameDamaged() from None
 
     def _load(self, game_id: str) -> LiveGame | None:
         loaded = self.store.load(game_id)
@@ -127,10 +145,8 @@ class Authority:
     async def resume(self) -> None:
         """Load every game against the AI being played, so each AI whose turn it is plays."""
         for game_id in await self.db(self.store.games_in_play, Mode.AI):
-            try:
+            with contextlib.suppress(GameDamaged):
                 await self.live(game_id)
-            except LogError:
-                logger.exception("game %s cannot be resumed", game_id)
 
     async def game(self, game_id: str) -> LiveGame:
         """The game ``game_id``; 404 if there is none."""
@@ -244,11 +260,18 @@ class Authority:
             await self._commit(game, UNDO, undo_notation(game.state, span), seat, after)
 
     async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
-        """Write one log entry, then make ``after`` the game's state and tell every client."""
+        """Write one log entry (group commit, see ``writer``), then make ``after`` the game's state
+        and tell every client. ``StoreUnavailable`` (nothing changed) if it could not be stored."""
         status = Status.OVER if after.is_over else game.info.status
         winner = after.outcome.winner if after.outcome is not None else None
         entry = Entry(game.version, kind, notation, seat)
-        await self.db(self.store.append, game.info.id, entry, status, winner)
+        try:
+            await self.writer.append(game.info.id, entry, status, winner)
+        except StoreUnavailable:
+            raise
+        except Exception as error:
+            logger.exception("game %s: entry %d could not be stored", game.info.id, entry.index)
+            raise StoreUnavailable(f"entry {entry.index} of game {game.info.id} was not stored") from error
         kept = min(len(game.state.history), len(after.history))
         game.state, game.version = after, entry.index + 1
         game.info.status, game.info.winner = status, winner
@@ -310,8 +333,14 @@ class Authority:
     # ------------------------------------------------------------ the sockets' host
 
     async def find(self, game_id: str) -> LiveGame | None:
-        """The game a socket asks for (see ``live``)."""
-        return await self.live(game_id)
+        """The game a socket asks for (see ``live``); ClientError ``damaged`` or ``unavailable`` if it
+        cannot be served."""
+        try:
+            return await self.live(game_id)
+        except GameDamaged as error:
+            raise ClientError("damaged", error.message) from None
+        except StoreUnavailable:
+            raise ClientError("unavailable", UNAVAILABLE) from None
 
     def seat_of(self, game: LiveGame, token: str) -> int | None:
         """The seat of ``game`` whose token this is, or None."""
@@ -337,6 +366,8 @@ class Authority:
             conn.send(error_message(error.code, error.message))
             if error.code == "stale":
                 conn.send(state_text(game, conn.seat))
+        except StoreUnavailable:
+            conn.send(error_message("unavailable", UNAVAILABLE))
 
     def leave(self, game: LiveGame, conn: Connection) -> None:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""

@@ -38,6 +38,8 @@ OVERFLOW_CLOSE = 1013
 CLOSE_TIMEOUT = 2.0
 NOT_FOUND_CLOSE = 4404
 BAD_TOKEN_CLOSE = 4403
+DAMAGED_CLOSE = 1011
+"""The close code of a socket to a game whose stored log does not replay (after an error ``damaged``)."""
 G = TypeVar("G")
 
 
@@ -134,7 +136,7 @@ class Host(Protocol[G]):
     """What the transport needs of the games it serves sockets for (``G`` is a game)."""
 
     async def find(self, game_id: str) -> G | None:
-        """The game ``game_id``, or None if there is none."""
+        """The game ``game_id``, or None if there is none; ClientError if it cannot be served."""
         ...
 
     def seat_of(self, game: G, token: str) -> int | None:
@@ -164,7 +166,12 @@ class SocketServer(Generic[G]):
     async def serve(self, socket: WebSocket, game_id: str) -> None:
         """Serve one WebSocket client of a game until it leaves (or is dropped)."""
         await socket.accept()
-        game = await self.host.find(game_id)
+        try:
+            game = await self.host.find(game_id)
+        except ClientError as error:
+            close = DAMAGED_CLOSE if error.code == "damaged" else OVERFLOW_CLOSE
+            await _refuse(socket, error.code, error.message, close)
+            return
         if game is None:
             await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
             return
