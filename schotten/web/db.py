@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import (
@@ -110,13 +111,16 @@ def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
 
     An in-memory SQLite database (``sqlite://``) is one connection shared by every thread (the
     store serialises its use). A PostgreSQL URL that names no driver (``postgresql://``) uses
-    psycopg 3, the driver of the ``postgres`` extra (SQLAlchemy 2.0 would pick psycopg2).
+    psycopg 3, the driver of the ``postgres`` extra (SQLAlchemy 2.0 would pick psycopg2); its
+    connections wait ``busy_timeout`` seconds at most for a lock (``lock_timeout``).
     """
     parsed = make_url(url)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
+        engine = create_engine(parsed, pool_pre_ping=True)
+        event.listen(engine, "connect", partial(_lock_timeout, busy_timeout))
+        return engine
     args: dict[str, Any] = {"check_same_thread": False, "timeout": busy_timeout}
     if is_memory(url):
         engine = create_engine(parsed, connect_args=args, poolclass=StaticPool)
@@ -139,6 +143,13 @@ def sqlite_path(url: str) -> str | None:
     if parsed.get_backend_name() != "sqlite" or is_memory(url) or parsed.database is None:
         return None
     return os.path.abspath(parsed.database)
+
+
+def _lock_timeout(seconds: float, connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute(f"SET lock_timeout = {max(1, round(seconds * 1000))}")
+    cursor.close()
+    connection.commit()
 
 
 def _foreign_keys(connection: Any, _record: Any) -> None:
