@@ -178,6 +178,7 @@ class Store:
         )
         self._identity: tuple[int, int] | None = None
         self._gone: str | None = None
+        self._read_only = False
 
     @contextlib.contextmanager
     def _use(self) -> Iterator[Session]:
@@ -232,8 +233,13 @@ class Store:
             logger.error("store error: %s", self._gone)
             raise StoreUnavailable(self._gone)
         if not os.access(self._path, os.W_OK):
+            text = f"the database file {self._path} is read-only: nothing can be stored"
             metrics.STORE_ERRORS.inc()
-            raise StoreUnavailable(f"the database file {self._path} is read-only: nothing can be stored")
+            if not self._read_only:
+                logger.error("store error: %s", text)
+            self._read_only = True
+            raise StoreUnavailable(text)
+        self._read_only = False
 
     def create_schema(self) -> None:
         """Create the tables that do not exist yet."""
