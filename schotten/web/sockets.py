@@ -38,7 +38,7 @@ OVERFLOW_CLOSE = 1013
 CLOSE_TIMEOUT = 2.0
 NOT_FOUND_CLOSE = 4404
 BAD_TOKEN_CLOSE = 4403
-DAMAGED_CLOSE = 1011
+DAMAGED_CLOSE = 4409
 """The close code of a socket to a game whose stored log does not replay (after an error ``damaged``)."""
 G = TypeVar("G")
 

@@ -1,12 +1,13 @@
 """A database that cannot be used now, and a game whose log does not replay, in-process.
 
-A locked SQLite file (another connection holds an exclusive lock) refuses a move within the
-busy timeout (``db_busy_timeout``) with the socket error ``unavailable``, and a new table with
-a JSON 503; nothing changes, and the same move is played once the lock is gone. A SQLite file
-deleted while the server runs refuses every move from then on (it would be lost at the next
-start), with one log line naming the path. A game whose stored log does not replay is damaged:
-its HTTP answers are a JSON 409, its socket gets ``damaged`` and a close frame (1011), it is
-logged once with its id and the entry, and every other game goes on.
+A locked SQLite file (another connection holds an exclusive lock), or a PostgreSQL table locked
+by another connection, refuses a move within the busy timeout (``db_busy_timeout``) with the
+socket error ``unavailable``, and a new table with a JSON 503; nothing changes, and the same
+move is played once the lock is gone. A SQLite file deleted while the server runs refuses every
+move from then on (it would be lost at the next start), with one log line naming the path. A
+game whose stored log does not replay is damaged: its HTTP answers are a JSON 409, its socket
+gets ``damaged`` and a close frame (4409), it is logged once with its id and the entry, and
+every other game goes on.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from pathlib import Path
 
 import pytest
 from helpers_web import SEED, Duel, choose, create, receive_error, socket_path, test_settings
+from sqlalchemy import text
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
 
 from schotten.web import create_app
+from schotten.web.db import make_engine
 from schotten.web.errors import DAMAGED, UNAVAILABLE
 
 BUSY_TIMEOUT = 0.5
@@ -55,6 +59,23 @@ def test_a_locked_database_refuses_a_move_within_the_busy_timeout(tmp_path: Path
             locker.close()
         duel.play(str(move["action"]))
         assert duel.version == 5
+
+
+def test_a_locked_postgresql_table_refuses_a_move_within_the_busy_timeout(
+        tmp_path: Path, database_url: str) -> None:  # noqa: F811
+    settings = test_settings(tmp_path, database_url=database_url, db_busy_timeout=BUSY_TIMEOUT)
+    locker = make_engine(database_url)
+    with TestClient(create_app(settings)) as client, Duel(client) as duel:
+        duel.play_until(lambda state: len(state.history) >= 4, random.Random(1))
+        move = _move(duel)
+        with locker.connect() as connection:
+            connection.execute(text("LOCK TABLE log_entries IN ACCESS EXCLUSIVE MODE"))
+            started = time.monotonic()
+            duel.refused(duel.state.turn, move, "unavailable")
+            assert time.monotonic() - started < WAIT_BOUND
+            connection.rollback()
+        duel.play(str(move["action"]))
+    locker.dispose()
 
 
 def test_a_deleted_database_file_refuses_every_move(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -95,7 +116,7 @@ def test_a_damaged_game_is_refused_clearly_and_the_others_go_on(
             assert receive_error(ws, "damaged")["message"] == DAMAGED
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_text()
-            assert closed.value.code == 1011
+            assert closed.value.code == 4409
         assert client.get(f"/api/games/{healthy_id}").json()["version"] == 2
         with Duel(client, seed=SEED + 2) as other:
             other.play_until(lambda state: len(state.history) >= 3, random.Random(6))
