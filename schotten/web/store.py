@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import false, func, make_url, or_, select, update
+from sqlalchemy import bindparam, false, func, insert, make_url, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -378,12 +378,12 @@ class Store:
     def append_many(self, appends: list[Append]) -> None:
         """Store every append (entries of different games, or later entries of one game after its
         earlier ones), in one transaction: all are stored or none."""
+        rows = [_log_values(item) for item in appends]
+        games = [{"game": a.game_id, "new_status": str(a.status), "new_winner": a.winner} for a in appends]
         with self._use() as session, session.begin():
-            session.add_all([_log_row(a) for a in appends])
-            session.flush()
-            for item in appends:
-                changed = update(GameRow).where(GameRow.id == item.game_id)
-                session.execute(changed.values(status=str(item.status), winner=item.winner))
+            connection = session.connection()
+            connection.execute(insert(_LOG), rows)
+            connection.execute(_SET_STATUS, games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,10 +396,20 @@ class Append:
     winner: int | None
 
 
-def _log_row(item: Append) -> LogRow:
+_GAMES = Base.metadata.tables[GameRow.__tablename__]
+_LOG = Base.metadata.tables[LogRow.__tablename__]
+_SET_STATUS = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game"))
+    .values(status=bindparam("new_status"), winner=bindparam("new_winner"))
+)
+"""A game's new status and winner, for many games at once (executemany)."""
+
+
+def _log_values(item: Append) -> dict[str, Any]:
     entry = item.entry
-    return LogRow(game_id=item.game_id, index=entry.index, kind=entry.kind, notation=entry.notation,
-                  seat=entry.seat, time=utc(entry.time))
+    return {"game_id": item.game_id, "index": entry.index, "kind": entry.kind, "notation": entry.notation,
+            "seat": entry.seat, "time": utc(entry.time)}
 
 
 def _check_folder(path: str) -> None:
