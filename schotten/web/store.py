@@ -31,7 +31,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, false, func, insert, make_url, or_, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from . import metrics
@@ -190,7 +191,7 @@ class Store:
                     yield session
             except IntegrityError:
                 raise
-            except (DBAPIError, SQLAlchemyError) as error:
+            except (DBAPIError, DisconnectionError, PoolTimeout) as error:
                 raise self._unavailable(error) from None
             self._check_file()
 
@@ -221,6 +222,9 @@ class Store:
             found = os.stat(self._path)
         except FileNotFoundError:
             found = None
+        except OSError as error:
+            metrics.STORE_ERRORS.inc()
+            raise StoreUnavailable(f"the database file {self._path} cannot be reached: {error.strerror}") from None
         if self._identity is None:
             if found is not None:
                 self._identity = (found.st_dev, found.st_ino)
