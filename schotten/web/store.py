@@ -224,7 +224,8 @@ class Store:
             found = None
         except OSError as error:
             metrics.STORE_ERRORS.inc()
-            raise StoreUnavailable(f"the database file {self._path} cannot be reached: {error.strerror}") from None
+            text = f"the database file {self._path} cannot be reached: {error.strerror}"
+            raise StoreUnavailable(text) from None
         if self._identity is None:
             if found is not None:
                 self._identity = (found.st_dev, found.st_ino)
