@@ -3,7 +3,8 @@
 Each game being served is a ``LiveGame``: its row, its state (a cache rebuilt from the log),
 its clients and an ``asyncio.Lock``, so one change at a time reaches a game. A change is
 checked by the engine (its checked ``apply``, on a copy of the state), written to the log
-(with the game's status, in one transaction) and only then made the game's state; every
+(with the game's status; ``writer`` stores the entries of many games that arrive together in one
+transaction) and only then made the game's state; every
 client then gets its own view (R10) on its own queue, never waited on under the lock. Store
 calls run in worker threads; AI decisions run in the AI pool (see ``ai``). The ``Authority``
 is also the socket transport's host (see ``sockets.Host``): it is handed parsed messages.
