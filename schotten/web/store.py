@@ -180,6 +180,7 @@ class Store:
         self._identity: tuple[int, int] | None = None
         self._gone: str | None = None
         self._read_only = False
+        self._starting = False
 
     @contextlib.contextmanager
     def _use(self) -> Iterator[Session]:
@@ -201,6 +202,8 @@ class Store:
         cause = str(getattr(error, "orig", None) or error).splitlines()[0]
         where = self._path or self._shown
         lowered = cause.lower()
+        if self._starting:
+            return StoreUnavailable(f"the database {where} cannot be used: {cause}")
         if "locked" in lowered or "busy" in lowered:
             text = f"the database {where} is locked by another writer: nothing was stored, try again"
         elif "readonly" in lowered or "read-only" in lowered:
@@ -257,9 +260,13 @@ class Store:
         with a sentence naming the path (or the URL, password hidden) if not."""
         if self._path is not None:
             _check_folder(self._path)
-        self.create_schema()
-        with self._use() as session, session.begin():
-            session.execute(update(GameRow).where(false()).values(status=GameRow.status))
+        self._starting = True
+        try:
+            self.create_schema()
+            with self._use() as session, session.begin():
+                session.execute(update(GameRow).where(false()).values(status=GameRow.status))
+        finally:
+            self._starting = False
 
     def close(self) -> None:
         """Close every pooled connection."""
