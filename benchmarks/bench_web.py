@@ -8,6 +8,9 @@ actions per second the server sustained (its flood and per-address limits lifted
 act as fast as they can, all from 127.0.0.1) and the round-trip latency of an action (sent,
 until the acting seat's socket receives the state with the new version): median, 95th and
 99th percentiles and the worst. ``--ai N`` also plays N games against the AI at ``--level``.
+Before the server starts, the store alone is loaded: ``--games`` games append ``--entries``
+entries each, all at once, with a commit per entry (as before group commit) and through
+``writer`` (group commit): entries per second and each append's wait.
 Without ``--database`` the load runs on SQLite, then again on PostgreSQL if
 ``SCHOTTEN_TEST_POSTGRES_URL`` is set (in a schema of its own, dropped at the end).
 It also times, in this process, what one broadcast costs per client late in a long match (a
@@ -41,8 +44,9 @@ from schotten.engine import ACTIONS, GameState, Kind, Settings
 from schotten.engine.view import view
 from schotten.web.authority import LiveGame
 from schotten.web.outbound import state_text
-from schotten.web.store import GameInfo
+from schotten.web.store import Entry, GameInfo, Store
 from schotten.web.vocab import Mode, Status
+from schotten.web.writer import Writer
 
 MESSAGE_SEED = 11
 """The seed of the long match whose state messages are timed."""
@@ -265,6 +269,40 @@ def summary(seconds: list[float]) -> dict[str, float] | None:
             "max": round(max(seconds) * 1000, 1)}
 
 
+async def store_load(url: str, games: int, entries: int, grouped: bool) -> dict[str, Any]:
+    """The store alone: ``games`` games appending ``entries`` entries each, all at once, through the
+    group-committing writer (``grouped``) or one commit per entry in worker threads (as before
+    ``writer`` existed); entries per second and each append's wait."""
+    store = Store(url)
+    store.check()
+    tag = f"{'g' if grouped else 's'}{random.randrange(1 << 30):x}"
+    ids = [f"{tag}-{n}" for n in range(games)]
+    for game_id in ids:
+        store.add_game(GameInfo(id=game_id, variant="base", rounds=1, seed=1, mode=Mode.FRIEND, level=None,
+                                ai_seat=None, players=["A", "B"], token_hashes=[None, None],
+                                status=Status.PLAYING))
+    writer = Writer(store)
+    waits: list[float] = []
+
+    async def one_game(game_id: str) -> None:
+        for index in range(entries):
+            entry = Entry(index, "action", "1b@1", index % 2)
+            start = time.perf_counter()
+            if grouped:
+                await writer.append(game_id, entry, Status.PLAYING, None)
+            else:
+                await asyncio.to_thread(store.append, game_id, entry, Status.PLAYING, None)
+            waits.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(one_game(game_id) for game_id in ids))
+    wall = time.perf_counter() - start
+    await writer.stop()
+    store.close()
+    return {"grouped": grouped, "entries_per_second": round(games * entries / wall, 1),
+            "wait_ms": summary(waits)}
+
+
 def postgres_schema(url: str) -> tuple[str, Callable[[], None]]:
     """A URL whose tables live in a fresh schema of their own, and what drops that schema."""
     from sqlalchemy import create_engine, make_url, text
@@ -292,6 +330,8 @@ def bench(database: str, args: argparse.Namespace) -> dict[str, Any]:
     """The load against a fresh server on ``database``; its figures."""
     with tempfile.TemporaryDirectory() as folder:
         database = database.replace("{folder}", folder)
+        commits = [asyncio.run(store_load(database, args.games, args.entries, grouped))
+                   for grouped in (False, True)]
         port = free_port()
         server = start_server(port, database, Path(folder) / "server.log")
         try:
@@ -303,6 +343,7 @@ def bench(database: str, args: argparse.Namespace) -> dict[str, Any]:
             server.terminate()
             server.wait(10)
     figures["database"] = database.split(":")[0]
+    figures["store_alone"] = commits
     return figures
 
 
@@ -314,6 +355,10 @@ def show(figures: dict[str, Any], level: str) -> None:
     print(f"  {figures['games_per_second']} games/s, {figures['actions_per_second']} actions/s "
           f"({figures['actions']} actions in {figures['wall_seconds']} s)")
     print(f"  action round trip (ms): {figures['latency_ms']}")
+    for commit in figures["store_alone"]:
+        how = "group commit" if commit["grouped"] else "a commit per entry"
+        print(f"  the store alone, {figures['games']} games appending at once ({how}): "
+              f"{commit['entries_per_second']} entries/s, wait (ms): {commit['wait_ms']}")
     if figures["ai_games"]:
         print(f"{figures['ai_games']} games against the AI ({level}) at once: "
               f"{figures['ai_wall_seconds']} s; client action round trip (ms): {figures['ai_latency_ms']}")
@@ -326,6 +371,7 @@ def main() -> None:
     parser.add_argument("--concurrent", type=int, default=None, help="games at a time (default: all)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a seat pauses before each action (default 0: full speed)")
+    parser.add_argument("--entries", type=int, default=20, help="entries per game of the store-alone load")
     parser.add_argument("--ai", type=int, default=4, help="games against the AI, all at once")
     parser.add_argument("--level", default="medium")
     parser.add_argument("--database", default=None, help="a database URL (default: a temporary SQLite file, "
@@ -334,7 +380,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.short:
-        args.games, args.concurrent, args.ai = 4, 2, 1
+        args.games, args.concurrent, args.ai, args.entries = 4, 2, 1, 5
     args.concurrent = args.concurrent or args.games
     runs = []
     if args.database:
