@@ -128,3 +128,33 @@ def test_a_database_that_cannot_be_used_fails_the_whole_batch(tmp_path: Path) ->
     results = asyncio.run(main())
     store.close()
     assert all(isinstance(r, StoreUnavailable) and "deleted" in r.message for r in results), results
+
+
+def _metric(name: str) -> float:
+    from schotten.web.metrics import REGISTRY
+
+    value = REGISTRY.get_sample_value(name)
+    return 0.0 if value is None else value
+
+
+def test_stored_and_failed_entries_are_counted(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.create_schema()
+    _game(store, "a")
+    before = [_metric(n) for n in ("schotten_log_entries_total", "schotten_commit_seconds_count",
+                                   "schotten_store_errors_total")]
+
+    async def main() -> None:
+        writer = Writer(store)
+        await writer.append("a", Entry(0, "action", "m", 0), Status.PLAYING, None)
+        for name in ("games.db", "games.db-wal", "games.db-shm"):
+            (tmp_path / name).unlink(missing_ok=True)
+        with pytest.raises(StoreUnavailable):
+            await writer.append("a", Entry(1, "action", "m", 1), Status.PLAYING, None)
+        await writer.stop()
+
+    asyncio.run(main())
+    store.close()
+    after = [_metric(n) for n in ("schotten_log_entries_total", "schotten_commit_seconds_count",
+                                  "schotten_store_errors_total")]
+    assert after[0] - before[0] == 1 and after[1] - before[1] == 1 and after[2] - before[2] >= 1
