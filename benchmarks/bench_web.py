@@ -8,7 +8,10 @@ actions per second the server sustained (its flood and per-address limits lifted
 act as fast as they can, all from 127.0.0.1) and the round-trip latency of an action (sent,
 until the acting seat's socket receives the state with the new version): median, 95th and
 99th percentiles and the worst. ``--ai N`` also plays N games against the AI at ``--level``.
-Before the server starts, the store alone is loaded: ``--games`` games append ``--entries``
+At full speed every game has one action in flight, so the round trip is about the number of
+games divided by the actions per second the machine sustains (CPU-bound here: state messages,
+WebSockets, these clients); ``--think`` gives players a pace. Before the server starts, the
+store alone is loaded: ``--games`` games append ``--entries``
 entries each, all at once, with a commit per entry (as before group commit) and through
 ``writer`` (group commit): entries per second and each append's wait.
 Without ``--database`` the load runs on SQLite, then again on PostgreSQL if
