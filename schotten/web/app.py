@@ -65,7 +65,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         except StoreUnavailable as error:
             logger.error("cannot start: %s", error.message)
             await service.stop()
-            raise
+            raise StoreUnavailable(error.message) from None
         try:
             yield
         finally:
