@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
 from ..engine.view import view
+from . import metrics
 from .ai import AiPool, decision_seed
 from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
@@ -271,6 +272,7 @@ class Authority:
         except StoreUnavailable:
             raise
         except Exception as error:
+            metrics.STORE_ERRORS.inc()
             logger.exception("game %s: entry %d could not be stored", game.info.id, entry.index)
             raise StoreUnavailable(f"entry {entry.index} of game {game.info.id} was not stored") from error
         kept = min(len(game.state.history), len(after.history))
