@@ -94,6 +94,15 @@ def start_server(port: int, database: str, log: Path) -> subprocess.Popen[bytes]
     raise SystemExit(f"the server did not start; its log: {log}")
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User and system CPU seconds a process has used so far (Linux's /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST JSON to the server, the decoded answer."""
     request = urllib.request.Request(
@@ -338,7 +347,9 @@ def bench(database: str, args: argparse.Namespace) -> dict[str, Any]:
         port = free_port()
         server = start_server(port, database, Path(folder) / "server.log")
         try:
+            before = cpu_seconds(server.pid)
             figures = asyncio.run(run_all(port, args.games, args.concurrent, args.ai, args.level, args.think))
+            after = cpu_seconds(server.pid)
         except Exception:
             print((Path(folder) / "server.log").read_text()[-4000:], file=sys.stderr)
             raise
@@ -346,6 +357,9 @@ def bench(database: str, args: argparse.Namespace) -> dict[str, Any]:
             server.terminate()
             server.wait(10)
     figures["database"] = database.split(":")[0]
+    played = max(1, figures["actions"] + figures["ai_client_actions"])
+    used = None if before is None or after is None else (after - before) * 1000 / played
+    figures["server_cpu_ms_per_action"] = None if used is None else round(used, 3)
     figures["store_alone"] = commits
     return figures
 
@@ -357,7 +371,8 @@ def show(figures: dict[str, Any], level: str) -> None:
           f"{figures['concurrent']} at a time, with a spectator each ({figures['database']}):")
     print(f"  {figures['games_per_second']} games/s, {figures['actions_per_second']} actions/s "
           f"({figures['actions']} actions in {figures['wall_seconds']} s)")
-    print(f"  action round trip (ms): {figures['latency_ms']}")
+    print(f"  action round trip (ms): {figures['latency_ms']}; server CPU per client action: "
+          f"{figures['server_cpu_ms_per_action']} ms")
     for commit in figures["store_alone"]:
         how = "group commit" if commit["grouped"] else "a commit per entry"
         print(f"  the store alone, {figures['games']} games appending at once ({how}): "
