@@ -584,13 +584,38 @@ def serve(
         help="Database URL (default: $SCHOTTEN_DATABASE_URL, else sqlite:///schotten.db here).")] = None,
 ) -> None:
     """Serve the web app: lobby, games against a friend or the AI, spectators and replays."""
+    import contextlib
+    import faulthandler
+
     from .web.app import run
     from .web.settings import WebSettings
 
+    with contextlib.suppress(ValueError, OSError):
+        faulthandler.enable()
     settings = WebSettings.from_env(host=host, port=port, database_url=database)
     shown = _shown_url(settings.database_url)
+    _check_database(settings.database_url, settings.db_busy_timeout)
     typer.echo(f"Open {settings.address} in a browser to play (database: {shown}).")
     run(settings)
+
+
+def _check_database(url: str, busy_timeout: float) -> None:
+    """Exit (status 1, one line naming the path or URL) if the database cannot be used."""
+    from .web.errors import StoreUnavailable
+    from .web.store import Store
+
+    try:
+        store = Store(url, busy_timeout)
+    except Exception as error:
+        typer.echo(f"schotten serve: the database URL {_shown_url(url)} cannot be used: {error}", err=True)
+        raise typer.Exit(1) from None
+    try:
+        store.check()
+    except StoreUnavailable as error:
+        typer.echo(f"schotten serve: {error.message}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
 
 
 def _shown_url(url: str) -> str:

@@ -7,6 +7,7 @@ for ``uvicorn --factory schotten.web.app:app_from_env``. See docs/web.md.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from http import HTTPStatus
@@ -22,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from . import edge, i18n, quotas, security, watch
-from .errors import ServiceError
+from .errors import UNAVAILABLE, ServiceError, StoreUnavailable
 from .schemas import (
     ClosedOffer,
     CreateTable,
@@ -40,6 +41,8 @@ from .seats import cookie_name, seat_cookie, seat_cookies
 from .service import GameService
 from .settings import WebSettings
 
+logger = logging.getLogger("schotten.web")
+
 WS_MAX_SIZE = WebSettings().ws_max_bytes
 """The default of ``ws_max_bytes``: larger frames are refused by the WebSocket protocol (close 1009)."""
 SEAT_COOKIE_AGE = 30 * 24 * 3600
@@ -51,6 +54,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     410: {"model": ErrorBody},
     422: {"model": ErrorBody},
     429: {"model": ErrorBody},
+    503: {"model": ErrorBody},
 }
 
 
@@ -61,7 +65,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await service.start()
+        try:
+            await service.start()
+        except StoreUnavailable as error:
+            logger.error("cannot start: %s", error.message)
+            await service.stop()
+            raise StoreUnavailable(error.message) from None
         try:
             yield
         finally:
@@ -118,6 +127,10 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> JSONResponse:
         return _error(error.status, error.message)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(_request: Request, _failure: StoreUnavailable) -> JSONResponse:
+        return _error(503, UNAVAILABLE)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -3,7 +3,8 @@
 Each game being served is a ``LiveGame``: its row, its state (a cache rebuilt from the log),
 its clients and an ``asyncio.Lock``, so one change at a time reaches a game. A change is
 checked by the engine (its checked ``apply``, on a copy of the state), written to the log
-(with the game's status, in one transaction) and only then made the game's state; every
+(with the game's status; ``writer`` stores the entries of many games that arrive together in one
+transaction) and only then made the game's state; every
 client then gets its own view (R10) on its own queue, never waited on under the lock. Store
 calls run in worker threads; AI decisions run in the AI pool (see ``ai``). The ``Authority``
 is also the socket transport's host (see ``sockets.Host``): it is handed parsed messages.
@@ -24,7 +25,7 @@ from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, Scho
 from ..engine.view import view
 from . import metrics
 from .ai import AiPool, decision_seed
-from .errors import ServiceError
+from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
 from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
 from .metrics import REFUSED
@@ -36,6 +37,7 @@ from .settings import WebSettings
 from .sockets import Connection
 from .store import ACTION, UNDO, Entry, GameInfo, Store
 from .vocab import Mode, Status
+from .writer import Writer
 
 logger = logging.getLogger("schotten.web")
 
@@ -106,6 +108,8 @@ class Authority:
         self._load_lock = asyncio.Lock()
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
+        self.writer = Writer(store)
+        self.damaged: set[str] = set()
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
@@ -127,21 +131,36 @@ class Authority:
     # ------------------------------------------------------------ tables
 
     async def live(self, game_id: str) -> LiveGame | None:
-        """The game being served under ``game_id`` (loaded and replayed if needed), or None."""
+        """The game being served under ``game_id`` (loaded and replayed if needed), or None.
+
+        A game whose log does not replay is damaged: logged once, then ``GameDamaged`` each time
+        it is asked for. ``StoreUnavailable`` if the database cannot be read now."""
         game = self.games.get(game_id)
         if game is not None:
             return game
         if not 1 <= len(game_id) <= MAX_ID:
             return None
+        if game_id in self.damaged:
+            raise GameDamaged()
         async with self._load_lock:
             game = self.games.get(game_id)
             if game is None:
-                game = await self.db(self._load, game_id)
+                game = await self._replayed(game_id)
                 if game is None:
                     return None
                 self.games[game_id] = game
         self.kick_ai(game)
         return game
+
+    async def _replayed(self, game_id: str) -> LiveGame | None:
+        try:
+            return await self.db(self._load, game_id)
+        except LogError as error:
+            if game_id not in self.damaged:
+                self.damaged.add(game_id)
+                logger.error("game %s is damaged: its log does not replay from entry %d (%s)",
+                             game_id, error.index, error)
+            raise GameDamaged() from None
 
     def _load(self, game_id: str) -> LiveGame | None:
         loaded = self.store.load(game_id)
@@ -153,10 +172,8 @@ class Authority:
     async def resume(self) -> None:
         """Load every game against the AI being played, so each AI whose turn it is plays."""
         for game_id in await self.db(self.store.games_in_play, Mode.AI):
-            try:
+            with contextlib.suppress(GameDamaged):
                 await self.live(game_id)
-            except LogError:
-                logger.exception("game %s cannot be resumed", game_id)
 
     async def game(self, game_id: str) -> LiveGame:
         """The game ``game_id``; 404 if there is none."""
@@ -310,12 +327,19 @@ class Authority:
         return game.undos
 
     async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
-        """Write one log entry, then make ``after`` the game's state and tell every client."""
+        """Write one log entry (group commit, see ``writer``), then make ``after`` the game's state
+        and tell every client. ``StoreUnavailable`` (nothing changed) if it could not be stored."""
         status = Status.OVER if after.is_over else game.info.status
         winner = after.outcome.winner if after.outcome is not None else None
         entry = Entry(game.version, kind, notation, seat)
-        await self.db(self.store.append, game.info.id, entry, status, winner)
-        metrics.ENTRIES.inc()
+        try:
+            await self.writer.append(game.info.id, entry, status, winner)
+        except StoreUnavailable:
+            raise
+        except Exception as error:
+            metrics.STORE_ERRORS.inc()
+            logger.exception("game %s: entry %d could not be stored", game.info.id, entry.index)
+            raise StoreUnavailable(f"entry {entry.index} of game {game.info.id} was not stored") from error
         kept = min(len(game.state.history), len(after.history))
         game.state, game.version = after, entry.index + 1
         game.info.status, game.info.winner = status, winner
@@ -434,8 +458,14 @@ class Authority:
     # ------------------------------------------------------------ the sockets' host
 
     async def find(self, game_id: str) -> LiveGame | None:
-        """The game a socket asks for (see ``live``)."""
-        game = await self.live(game_id)
+        """The game a socket asks for (see ``live``); ClientError ``damaged`` or ``unavailable`` if it
+        cannot be served."""
+        try:
+            game = await self.live(game_id)
+        except GameDamaged as error:
+            raise ClientError("damaged", error.message) from None
+        except StoreUnavailable:
+            raise ClientError("unavailable", UNAVAILABLE) from None
         if game is not None:
             game.used = time.monotonic()
         return game
@@ -471,6 +501,8 @@ class Authority:
             conn.send(error_message(error.code, error.message))
             if error.code == "stale":
                 conn.send(state_text(game, conn.seat))
+        except StoreUnavailable:
+            conn.send(error_message("unavailable", UNAVAILABLE))
 
     def leave(self, game: LiveGame, conn: Connection) -> None:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""

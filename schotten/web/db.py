@@ -16,7 +16,9 @@ database made before rematches (or before offers could be closed) existed gets t
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import (
@@ -102,26 +104,52 @@ def utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def make_engine(url: str) -> Engine:
-    """A SQLAlchemy engine for ``url``; SQLite gets WAL journaling, foreign keys and thread sharing.
+def make_engine(url: str, busy_timeout: float = 5.0) -> Engine:
+    """A SQLAlchemy engine for ``url``; SQLite gets WAL journaling, foreign keys, thread sharing, a
+    busy timeout of ``busy_timeout`` seconds (a locked database is refused after that long) and no
+    memory-mapped I/O of the database file.
 
-    An in-memory SQLite database (``sqlite://``) is one connection shared by every thread. A
-    PostgreSQL URL that names no driver (``postgresql://``) uses psycopg 3, the driver of the
-    ``postgres`` extra (SQLAlchemy 2.0 would pick psycopg2).
+    An in-memory SQLite database (``sqlite://``) is one connection shared by every thread (the
+    store serialises its use). A PostgreSQL URL that names no driver (``postgresql://``) uses
+    psycopg 3, the driver of the ``postgres`` extra (SQLAlchemy 2.0 would pick psycopg2); its
+    connections wait ``busy_timeout`` seconds at most for a lock (``lock_timeout``).
     """
     parsed = make_url(url)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
-    args: dict[str, Any] = {"check_same_thread": False, "timeout": 30}
-    if parsed.database in (None, "", ":memory:"):
+        engine = create_engine(parsed, pool_pre_ping=True)
+        event.listen(engine, "connect", partial(_lock_timeout, busy_timeout))
+        return engine
+    args: dict[str, Any] = {"check_same_thread": False, "timeout": busy_timeout}
+    if is_memory(url):
         engine = create_engine(parsed, connect_args=args, poolclass=StaticPool)
         event.listen(engine, "connect", _foreign_keys)
         return engine
-    engine = create_engine(parsed, connect_args=args)
+    engine = create_engine(parsed, connect_args=args, pool_size=8, max_overflow=24)
     event.listen(engine, "connect", _file_pragmas)
     return engine
+
+
+def is_memory(url: str) -> bool:
+    """Whether ``url`` is an in-memory SQLite database."""
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
+def sqlite_path(url: str) -> str | None:
+    """The absolute path of the SQLite file of ``url`` (None: not a SQLite file)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or is_memory(url) or parsed.database is None:
+        return None
+    return os.path.abspath(parsed.database)
+
+
+def _lock_timeout(seconds: float, connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute(f"SET lock_timeout = {max(1, round(seconds * 1000))}")
+    cursor.close()
+    connection.commit()
 
 
 def _foreign_keys(connection: Any, _record: Any) -> None:
@@ -133,5 +161,6 @@ def _foreign_keys(connection: Any, _record: Any) -> None:
 def _file_pragmas(connection: Any, record: Any) -> None:
     _foreign_keys(connection, record)
     cursor = connection.cursor()
+    cursor.execute("PRAGMA mmap_size=0")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()

@@ -1,5 +1,7 @@
-"""Refused API requests: ``ServiceError`` (an HTTP status and a clear English message), and the
-refusal shared by every request that needs a game at a table where none was played."""
+"""Refused API requests: ``ServiceError`` (an HTTP status and a clear English message), the
+refusal shared by every request that needs a game at a table where none was played,
+``GameDamaged`` (a stored log that does not replay: 409, on a socket ``damaged``) and
+``StoreUnavailable`` (the database cannot be used now: HTTP 503, on a socket ``unavailable``)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,30 @@ class ServiceError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+        self.message = message
+
+
+UNAVAILABLE = ("the server cannot store anything right now (its database is unavailable): nothing changed, "
+               "try again in a moment")
+"""What a client is told (HTTP 503, socket ``unavailable``) when the database cannot be used."""
+DAMAGED = ("this game's stored record is damaged and cannot be replayed: it cannot be shown or played on "
+           "(the other games are not affected)")
+"""What a client is told (HTTP 409, socket ``damaged``) about a game whose log does not replay."""
+
+
+class GameDamaged(ServiceError):
+    """A game whose stored log does not replay (409 over HTTP, ``damaged`` on a socket)."""
+
+    def __init__(self) -> None:
+        super().__init__(409, DAMAGED)
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used now (locked, full, down, its file deleted or read-only): nothing
+    was stored. ``message`` is a clear English sentence naming what went wrong (never a secret)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
         self.message = message
 
 

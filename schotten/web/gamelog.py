@@ -27,37 +27,48 @@ _CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
 
 
 class LogError(Exception):
-    """A stored log that does not replay (a corrupt database)."""
+    """A stored log that does not replay (a corrupt database): ``index`` is the first entry that
+    does not."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
 
 
 def fold(entries: Iterable[Entry]) -> list[tuple[str, int]]:
     """The moves that stand, as (notation, seat), once every undo has taken its moves back."""
-    moves: list[tuple[str, int]] = []
+    return [(text, seat) for text, seat, _ in _fold(entries)]
+
+
+def _fold(entries: Iterable[Entry]) -> list[tuple[str, int, int]]:
+    """The moves that stand, as (notation, seat, index of their entry)."""
+    moves: list[tuple[str, int, int]] = []
     for entry in entries:
         if entry.kind == ACTION:
-            moves.append((entry.notation, entry.seat))
+            moves.append((entry.notation, entry.seat, entry.index))
         elif entry.kind == UNDO:
             undone = entry.notation.split(UNDO_SEPARATOR)
             tail = moves[-len(undone):]
-            seats = {s for _, s in tail}
-            if len(tail) != len(undone) or [m for m, _ in tail] != undone or seats != {entry.seat}:
-                raise LogError(f"undo entry {entry.index} does not match the moves before it")
+            seats = {s for _, s, _ in tail}
+            if len(tail) != len(undone) or [m for m, _, _ in tail] != undone or seats != {entry.seat}:
+                raise LogError(f"undo entry {entry.index} does not match the moves before it", entry.index)
             del moves[-len(undone):]
         else:
-            raise LogError(f"entry {entry.index} has an unknown kind {entry.kind!r}")
+            raise LogError(f"entry {entry.index} has an unknown kind {entry.kind!r}", entry.index)
     return moves
 
 
 def replay(variant: str, rounds: int, seed: int, entries: Iterable[Entry]) -> GameState:
-    """The state a game's log leads to (every move checked by the engine)."""
+    """The state a game's log leads to (every move checked by the engine); ``LogError`` naming the
+    first entry that does not replay."""
     state = GameState.new(Settings.of(variant, rounds), seed)
-    for number, (text, seat) in enumerate(fold(entries)):
+    for text, seat, index in _fold(entries):
         if state.turn != seat:
-            raise LogError(f"move {number} ({text}) was made by seat {seat} out of turn")
+            raise LogError(f"entry {index} ({text}) was made by seat {seat} out of turn", index)
         try:
             state.apply(text)
         except SchottenError as error:
-            raise LogError(f"move {number} ({text}) does not replay: {error}") from None
+            raise LogError(f"entry {index} ({text}) does not replay: {error}", index) from None
     return state
 
 

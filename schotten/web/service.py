@@ -45,7 +45,7 @@ class GameService:
 
     def __init__(self, settings: WebSettings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store if store is not None else Store(settings.database_url)
+        self.store = store if store is not None else Store(settings.database_url, settings.db_busy_timeout)
         self.ai = AiPool(settings.ai_workers, settings.ai_processes)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
         """Where each new game's seed comes from (tests fix it)."""
@@ -57,14 +57,16 @@ class GameService:
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:
-        """Create the tables if needed and resume every AI whose turn it is."""
-        await self.authority.db(self.store.create_schema)
+        """Check the database (``Store.check``: ``StoreUnavailable`` naming the path or URL if it
+        cannot be used), create the tables if needed and resume every AI whose turn it is."""
+        await self.authority.db(self.store.check)
         await self.authority.resume()
         self.authority.start_sweeping()
 
     async def stop(self) -> None:
-        """Stop the AI and close the database."""
+        """Stop the AI, store the entries still queued and close the database."""
         await self.authority.stop()
+        await self.authority.writer.stop()
         self.ai.shutdown()
         self.store.close()
 

@@ -41,6 +41,8 @@ NOT_FOUND_CLOSE = 4404
 BAD_TOKEN_CLOSE = 4403
 LIMIT_CLOSE = 4429
 """The close code of a socket refused by a limit (sockets per address, spectators, the address rate)."""
+DAMAGED_CLOSE = 4409
+"""The close code of a socket to a game whose stored log does not replay (after an error ``damaged``)."""
 G = TypeVar("G")
 
 
@@ -137,7 +139,7 @@ class Host(Protocol[G]):
     """What the transport needs of the games it serves sockets for (``G`` is a game)."""
 
     async def find(self, game_id: str) -> G | None:
-        """The game ``game_id``, or None if there is none."""
+        """The game ``game_id``, or None if there is none; ClientError if it cannot be served."""
         ...
 
     def seat_of(self, game: G, token: str) -> int | None:
@@ -187,7 +189,12 @@ class SocketServer(Generic[G]):
             self.quotas.close_socket(address)
 
     async def _serve(self, socket: WebSocket, game_id: str, address: str) -> None:
-        game = await self.host.find(game_id)
+        try:
+            game = await self.host.find(game_id)
+        except ClientError as error:
+            close = DAMAGED_CLOSE if error.code == "damaged" else OVERFLOW_CLOSE
+            await _refuse(socket, error.code, error.message, close)
+            return
         if game is None:
             await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
             return

@@ -10,20 +10,38 @@ from the finished game to it, in one transaction, so a finished game has one rem
 at a time. Closing an offer (withdrawn or declined) closes its table, if its other seat is
 still free, and moves its link to the closed offers, in one transaction: an offer is either
 accepted or closed, never both.
+
+Every call that cannot be done now raises ``errors.StoreUnavailable`` with a sentence naming
+the cause (a locked database after the busy timeout, a full disk, a read-only file, a server
+down) and counts in ``metrics.STORE_ERRORS``. A SQLite file is checked at each call: deleted or
+replaced since the store first saw it (its device and inode), or made read-only, nothing is
+stored any more. An in-memory SQLite database is one connection: its calls run one at a time.
+``append_many`` writes several games' entries in one transaction (``writer`` uses it).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import func, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, false, func, insert, make_url, or_, select, update
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
-from .db import Base, ClosedRematchRow, GameRow, LogRow, RematchRow, make_engine, utc
+from . import metrics
+from .db import Base, ClosedRematchRow, GameRow, LogRow, RematchRow, is_memory, make_engine, sqlite_path, utc
+from .errors import StoreUnavailable
 from .offer import Offer, OfferState
 from .vocab import Mode, Status
+
+logger = logging.getLogger("schotten.web")
 
 ACTION = "action"
 UNDO = "undo"
@@ -151,13 +169,104 @@ def _entry(row: LogRow) -> Entry:
 class Store:
     """Games and logs in the database at ``url`` (see ``db.make_engine``)."""
 
-    def __init__(self, url: str) -> None:
-        self.engine = make_engine(url)
+    def __init__(self, url: str, busy_timeout: float = 5.0) -> None:
+        self.engine = make_engine(url, busy_timeout)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self._shown = make_url(url).render_as_string(hide_password=True)
+        self._path = sqlite_path(url)
+        self._serial: contextlib.AbstractContextManager[Any] = (
+            threading.RLock() if is_memory(url) else contextlib.nullcontext()
+        )
+        self._identity: tuple[int, int] | None = None
+        self._gone: str | None = None
+        self._read_only = False
+        self._starting = False
+
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[Session]:
+        """A session, after the file checks; database errors become ``StoreUnavailable``."""
+        with self._serial:
+            self._check_file()
+            try:
+                with self._session() as session:
+                    yield session
+            except IntegrityError:
+                raise
+            except (DBAPIError, DisconnectionError, PoolTimeout) as error:
+                raise self._unavailable(error) from None
+            self._check_file()
+
+    def _unavailable(self, error: SQLAlchemyError) -> StoreUnavailable:
+        """The refusal for a failed database call (logged, counted)."""
+        metrics.STORE_ERRORS.inc()
+        cause = str(getattr(error, "orig", None) or error).splitlines()[0]
+        where = self._path or self._shown
+        lowered = cause.lower()
+        if self._starting:
+            return StoreUnavailable(f"the database {where} cannot be used: {cause}")
+        if "locked" in lowered or "busy" in lowered:
+            text = f"the database {where} is locked by another writer: nothing was stored, try again"
+        elif "readonly" in lowered or "read-only" in lowered:
+            text = f"the database file {where} is read-only: nothing can be stored"
+        elif "full" in lowered:
+            text = f"the disk of the database {where} is full: nothing was stored"
+        else:
+            text = f"the database {where} cannot be used now ({cause}): nothing was stored, try again"
+        logger.error("store error: %s", text)
+        return StoreUnavailable(text)
+
+    def _check_file(self) -> None:
+        """Refuse if the SQLite file was deleted or replaced since it was first seen, or is read-only."""
+        if self._path is None:
+            return
+        if self._gone is not None:
+            raise StoreUnavailable(self._gone)
+        try:
+            found = os.stat(self._path)
+        except FileNotFoundError:
+            found = None
+        except OSError as error:
+            metrics.STORE_ERRORS.inc()
+            text = f"the database file {self._path} cannot be reached: {error.strerror}"
+            raise StoreUnavailable(text) from None
+        if self._identity is None:
+            if found is not None:
+                self._identity = (found.st_dev, found.st_ino)
+            return
+        if found is None or (found.st_dev, found.st_ino) != self._identity:
+            how = "deleted" if found is None else "replaced"
+            self._gone = (f"the database file {self._path} was {how} while the server runs: nothing "
+                          f"can be stored any more (restore the file and restart the server)")
+            metrics.STORE_ERRORS.inc()
+            logger.error("store error: %s", self._gone)
+            raise StoreUnavailable(self._gone)
+        if not os.access(self._path, os.W_OK):
+            text = f"the database file {self._path} is read-only: nothing can be stored"
+            metrics.STORE_ERRORS.inc()
+            if not self._read_only:
+                logger.error("store error: %s", text)
+            self._read_only = True
+            raise StoreUnavailable(text)
+        self._read_only = False
 
     def create_schema(self) -> None:
         """Create the tables that do not exist yet."""
-        Base.metadata.create_all(self.engine)
+        with self._use() as session, session.begin():
+            Base.metadata.create_all(session.connection())
+
+    def check(self) -> None:
+        """Make sure the database can be used before serving: its folder exists and is writable (a
+        SQLite file), the tables exist and a write transaction can begin. ``StoreUnavailable``
+        with a sentence naming the path (or the URL, password hidden) if not."""
+        if self._path is not None:
+            _check_folder(self._path)
+        self._starting = True
+        try:
+            self.create_schema()
+            with self._use() as session, session.begin():
+                session.execute(update(GameRow).where(false()).values(status=GameRow.status))
+        finally:
+            self._starting = False
 
     def close(self) -> None:
         """Close every pooled connection."""
@@ -165,7 +274,7 @@ class Store:
 
     def add_game(self, info: GameInfo) -> None:
         """Store a new game."""
-        with self._session() as session, session.begin():
+        with self._use() as session, session.begin():
             session.add(_row(info))
 
     def add_rematch(self, game_id: str, by: int, info: GameInfo) -> bool:
@@ -173,7 +282,7 @@ class Store:
         link to it, in one transaction; False (nothing stored) if that game already has a rematch."""
         link = RematchRow(game_id=game_id, rematch_id=info.id, by_seat=by, created=utc(info.created))
         try:
-            with self._session() as session, session.begin():
+            with self._use() as session, session.begin():
                 session.add(_row(info))
                 session.flush()
                 session.add(link)
@@ -185,7 +294,7 @@ class Store:
         """Close the open offer ``rematch_id`` of ``game_id`` (``how``: withdrawn or declined), in
         one transaction: its table's status becomes ``closed`` and its link moves to the closed
         offers. None (nothing changed) if that is not the game's rematch or its other seat was taken."""
-        with self._session() as session, session.begin():
+        with self._use() as session, session.begin():
             link = session.get(RematchRow, game_id)
             if link is None or link.rematch_id != rematch_id:
                 return None
@@ -204,13 +313,13 @@ class Store:
 
     def closed_offers(self, game_id: str) -> int:
         """How many rematch offers of ``game_id`` were withdrawn or declined."""
-        with self._session() as session:
+        with self._use() as session:
             query = select(func.count()).where(ClosedRematchRow.game_id == game_id)
             return int(session.scalar(query) or 0)
 
     def rematch_of(self, game_id: str) -> Offer | None:
         """The rematch of ``game_id`` as stored, or None."""
-        with self._session() as session:
+        with self._use() as session:
             row = session.get(GameRow, game_id)
             return None if row is None else _with_links(session, [_info(row)])[0].rematch
 
@@ -221,7 +330,7 @@ class Store:
         """
         if "\x00" in game_id:
             return None
-        with self._session() as session:
+        with self._use() as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None
@@ -230,7 +339,7 @@ class Store:
 
     def recent(self, limit: int) -> list[GameInfo]:
         """The ``limit`` most recently created games, newest first (closed rematch tables left out)."""
-        with self._session() as session:
+        with self._use() as session:
             query = (
                 select(GameRow)
                 .where(GameRow.status != Status.CLOSED.value)
@@ -244,7 +353,7 @@ class Store:
         wanted = [i for i in ids if "\x00" not in i]
         if not wanted:
             return []
-        with self._session() as session:
+        with self._use() as session:
             query = (
                 select(GameRow)
                 .where(GameRow.id.in_(wanted), GameRow.status != Status.CLOSED.value)
@@ -257,7 +366,7 @@ class Store:
         query = select(GameRow.id).where(GameRow.status == Status.PLAYING.value)
         if mode is not None:
             query = query.where(GameRow.mode == Mode(mode).value)
-        with self._session() as session:
+        with self._use() as session:
             return list(session.scalars(query))
 
     def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str) -> bool:
@@ -271,30 +380,15 @@ class Store:
                    GameRow.status == Status.OPEN.value, token.is_(None))
             .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value})
         )
-        with self._session() as session, session.begin():
+        with self._use() as session, session.begin():
             return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
-
-    def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
-        """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
-        row = LogRow(
-            game_id=game_id,
-            index=entry.index,
-            kind=entry.kind,
-            notation=entry.notation,
-            seat=entry.seat,
-            time=utc(entry.time),
-        )
-        with self._session() as session, session.begin():
-            session.add(row)
-            changed = update(GameRow).where(GameRow.id == game_id)
-            session.execute(changed.values(status=str(status), winner=winner))
 
     def lobby(self, limit: int, open_since: datetime) -> list[GameInfo]:
         """The lobby's tables in three bounded lists, each newest first: at most ``limit`` open tables
         created since ``open_since`` (older ones expired), then ``limit`` games being played, then
         ``limit`` finished games."""
         infos: list[GameInfo] = []
-        with self._session() as session:
+        with self._use() as session:
             for status in (Status.OPEN, Status.PLAYING, Status.OVER):
                 query = select(GameRow).where(GameRow.status == status.value)
                 if status == Status.OPEN:
@@ -302,3 +396,56 @@ class Store:
                 query = query.order_by(GameRow.created.desc(), GameRow.id).limit(limit)
                 infos += [_info(row) for row in session.scalars(query)]
             return _with_links(session, infos)
+
+    def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
+        """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
+        self.append_many([Append(game_id, entry, status, winner)])
+
+    def append_many(self, appends: list[Append]) -> None:
+        """Store every append (entries of different games, or later entries of one game after its
+        earlier ones), in one transaction: all are stored or none."""
+        rows = [_log_values(item) for item in appends]
+        games = [{"game": a.game_id, "new_status": str(a.status), "new_winner": a.winner} for a in appends]
+        with self._use() as session, session.begin():
+            connection = session.connection()
+            connection.execute(insert(_LOG), rows)
+            connection.execute(_SET_STATUS, games)
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One log entry to store with its game's new status and winner."""
+
+    game_id: str
+    entry: Entry
+    status: Status
+    winner: int | None
+
+
+_GAMES = Base.metadata.tables[GameRow.__tablename__]
+_LOG = Base.metadata.tables[LogRow.__tablename__]
+_SET_STATUS = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game"))
+    .values(status=bindparam("new_status"), winner=bindparam("new_winner"))
+)
+"""A game's new status and winner, for many games at once (executemany)."""
+
+
+def _log_values(item: Append) -> dict[str, Any]:
+    entry = item.entry
+    return {"game_id": item.game_id, "index": entry.index, "kind": entry.kind, "notation": entry.notation,
+            "seat": entry.seat, "time": utc(entry.time)}
+
+
+def _check_folder(path: str) -> None:
+    """Refuse a SQLite file whose folder is missing or not writable, or that is read-only."""
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        raise StoreUnavailable(f"the folder {folder} of the database {path} does not exist: create it "
+                               f"or choose another database")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise StoreUnavailable(f"the database file {path} is read-only: the server could store no move")
+    if not os.access(folder, os.W_OK):
+        raise StoreUnavailable(f"the folder {folder} of the database {path} is not writable: SQLite "
+                               f"writes its journal (-wal, -shm) beside the file")

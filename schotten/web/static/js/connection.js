@@ -23,7 +23,12 @@ export const ERROR_TEXT = {
   bad_token: N_("This seat link is not valid."),
   bad_json: N_("The server did not understand the message: {reason}"),
   bad_message: N_("The server did not understand the message: {reason}"),
+  unavailable: N_("The server could not store your move: nothing changed and your card is still in your hand. Try again in a moment."),
+  damaged: N_("This game's record is damaged: it can no longer be shown or played."),
 };
+
+/** Close codes after which the page stops reconnecting, and what it says. */
+const FINAL_CLOSE = { 4403: "bad_token", 4404: "not_found", 4409: "damaged" };
 
 const link = { ws: null, retries: 0, stopped: false, handlers: null };
 
@@ -65,9 +70,10 @@ function onMessage(event) {
 function onClose(ws, event) {
   if (link.ws !== ws) return;
   link.handlers.onLost();
-  if (event.code === 4403 || event.code === 4404) {
+  const final = FINAL_CLOSE[event.code];
+  if (final) {
     link.stopped = true;
-    setConnection(event.code === 4403 ? t(ERROR_TEXT.bad_token) : t(ERROR_TEXT.not_found));
+    setConnection(t(ERROR_TEXT[final]));
     return;
   }
   if (link.stopped) return;
