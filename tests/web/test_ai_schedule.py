@@ -34,6 +34,7 @@ from schotten.engine.view import View, view
 from schotten.web import ai, create_app
 from schotten.web.ai import AiPool, decision_seed
 from schotten.web.authority import Authority
+from schotten.web.errors import StoreUnavailable
 from schotten.web.gamelog import replay
 from schotten.web.metrics import REGISTRY
 from schotten.web.scheduler import CHEAP, SEARCH, Lane, lane_of
@@ -165,7 +166,8 @@ def test_a_lane_hands_out_slots_fairly() -> None:
 
 
 class FlakyAppend:
-    """A store's ``append`` that fails ``failures`` times (a database briefly unavailable), then works."""
+    """A store's ``append_many`` (what group commit calls) that fails ``failures`` times as the store
+    fails when its database is briefly unavailable, then works."""
 
     def __init__(self, append: Callable[..., Any], failures: int) -> None:
         self.append = append
@@ -175,7 +177,7 @@ class FlakyAppend:
     def __call__(self, *args: Any) -> Any:
         self.calls += 1
         if self.calls <= self.failures:
-            raise OSError("database is unavailable (a test)")
+            raise StoreUnavailable("database is unavailable (a test)")
         return self.append(*args)
 
 
@@ -186,11 +188,12 @@ def test_a_failed_ai_step_is_retried_with_backoff(tmp_path: Path, gate: Gate, ca
     monkeypatch.setattr(Authority, "AI_RETRY_FIRST", 0.02, raising=False)
     with TestClient(create_app(test_settings(tmp_path))) as client:
         store = service_of(client).store
-        flaky = FlakyAppend(store.append, 3)
-        monkeypatch.setattr(store, "append", flaky)
+        flaky = FlakyAppend(store.append_many, 3)
+        monkeypatch.setattr(store, "append_many", flaky)
         with caplog.at_level(logging.ERROR, logger="schotten.web"):
             table = ai_first(client, "easy", SEED)
-            until(lambda: flaky.calls >= 4 and bool(log_of(client, table["id"])), "the AI's stored move")
+            games = service_of(client).games
+            until(lambda: flaky.calls >= 4 and games[table["id"]].version >= 1, "the AI's stored move")
         entries = log_of(client, table["id"])
         assert [entry.index for entry in entries] == list(range(len(entries)))
         game = service_of(client).games[table["id"]]
@@ -198,7 +201,7 @@ def test_a_failed_ai_step_is_retried_with_backoff(tmp_path: Path, gate: Gate, ca
         assert replay("base", 1, SEED, entries).history == game.state.history
         failures = [r.getMessage() for r in caplog.records if "tries again" in r.getMessage()]
         assert [line.rsplit(" in ", 1)[1] for line in failures] == ["0.02 s", "0.04 s", "0.08 s"]
-        assert all("OSError: database is unavailable (a test)" in line for line in failures)
+        assert all("StoreUnavailable: database is unavailable (a test)" in line for line in failures)
 
 
 def test_the_pool_says_whether_it_is_healthy() -> None:
