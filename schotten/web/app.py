@@ -116,7 +116,7 @@ def run(settings: WebSettings) -> None:
 
     http, ws = edge.protocols(settings)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, http=http, ws=ws,
-                ws_max_size=settings.ws_max_bytes)
+                ws_max_size=settings.ws_max_bytes, ws_per_message_deflate=settings.ws_deflate)
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -239,13 +239,15 @@ def _peers(state: ServerState) -> _Peers:
 
 
 def _edge_config(config: Config, settings: WebSettings) -> Config:
-    """A copy of uvicorn's ``config`` with the WebSocket size and keep-alive limits of ``settings``."""
+    """A copy of uvicorn's ``config`` with the WebSocket size, compression and keep-alive limits of
+    ``settings``."""
     if config in _OURS:
         return config
     ours = _CONFIGS.get(config)
     if ours is None:
         ours = copy.copy(config)
         ours.ws_max_size = settings.ws_max_bytes
+        ours.ws_per_message_deflate = settings.ws_deflate
         ours.timeout_keep_alive = settings.idle_timeout  # type: ignore[assignment]
         _CONFIGS[config] = ours
         _OURS.add(ours)

@@ -52,6 +52,7 @@ class WebSettings:
     max_body_bytes: int = 64 * 1024
     max_header_bytes: int = 16 * 1024
     ws_max_bytes: int = 64 * 1024
+    ws_deflate: bool = False
     handshake_timeout: float = 10.0
     idle_timeout: float = 5.0
     connections_per_address: int = 64

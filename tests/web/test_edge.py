@@ -377,3 +377,22 @@ def test_a_trickled_body_is_closed_after_the_handshake_timeout(quick: Server) ->
         sent, answer = _send_until_answered(sock, head, _slowly(b" ", 0.2, 40))
     assert _status(answer) == 408, answer
     assert sent < 40
+
+
+def _extensions(server: Server, game_id: str) -> str:
+    """The WebSocket extensions the server agreed to for a client that offers permessage-deflate."""
+    with server.websocket(f"/ws/games/{game_id}") as ws:
+        assert ws.response is not None
+        return ws.response.headers.get("Sec-WebSocket-Extensions", "")
+
+
+@pytest.mark.parametrize("how", BOTH)
+def test_messages_are_not_compressed_unless_asked(how: str, tmp_path: Path) -> None:
+    """Compressing every state message cost a sixth of the server's CPU: ``ws_deflate`` is off by
+    default under both start commands, and on when set."""
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "deflate").mkdir()
+    with _start(how, tmp_path / "plain", {}) as server:
+        assert "permessage-deflate" not in _extensions(server, server.table()[0])
+    with _start(how, tmp_path / "deflate", {"SCHOTTEN_WS_DEFLATE": "1"}) as server:
+        assert "permessage-deflate" in _extensions(server, server.table()[0])
