@@ -53,7 +53,8 @@ class LiveGame:
     holds until the next change.
     """
 
-    def __init__(self, info: GameInfo, state: GameState, version: int) -> None:
+    def __init__(self, info: GameInfo, state: GameState, version: int, undos: tuple[int, int] = (0, 0),
+                 undo_limit: int = WebSettings().undo_limit) -> None:
         self.info = info
         self.state = state
         self.version = version
@@ -65,8 +66,13 @@ class LiveGame:
         """When the game was last asked for (``time.monotonic``): idle games are evicted."""
         self.ai_decision: tuple[int, str] | None = None
         """The AI's decision at a version, kept while its move cannot be stored (retried)."""
-        self.undos: list[int] | None = None
-        """The undo entries of each seat in the log (counted from the store on the first undo)."""
+        self.undos = list(undos)
+        """The undo entries of each seat in the log (counted when the game is loaded)."""
+        self.undo_limit = undo_limit
+
+    def undos_left(self, seat: int) -> int:
+        """How many more undos ``seat`` may ask for in this game."""
+        return max(0, self.undo_limit - self.undos[seat])
 
     @property
     def watched(self) -> bool:
@@ -167,7 +173,9 @@ class Authority:
         if loaded is None:
             return None
         info, entries = loaded
-        return LiveGame(info, replay(info.variant, info.rounds, info.seed, entries), len(entries))
+        undos = tuple(sum(1 for e in entries if e.kind == UNDO and e.seat == seat) for seat in (0, 1))
+        state = replay(info.variant, info.rounds, info.seed, entries)
+        return LiveGame(info, state, len(entries), (undos[0], undos[1]), self.settings.undo_limit)
 
     async def resume(self) -> None:
         """Load every game against the AI being played, so each AI whose turn it is plays."""
@@ -185,7 +193,8 @@ class Authority:
 
     def add(self, info: GameInfo) -> LiveGame:
         """Serve the new table ``info`` (already stored), at its deal."""
-        game = LiveGame(info, GameState.new(Settings.of(info.variant, info.rounds), info.seed), 0)
+        state = GameState.new(Settings.of(info.variant, info.rounds), info.seed)
+        game = LiveGame(info, state, 0, undo_limit=self.settings.undo_limit)
         self.games[info.id] = game
         return game
 
@@ -309,22 +318,13 @@ class Authority:
             span = undo_span(game.state, seat)
             if isinstance(span, str):
                 raise ClientError("cannot_undo", span)
-            undos = await self._undos(game)
-            limit = self.settings.undo_limit
-            if undos[seat] >= limit:
+            limit = game.undo_limit
+            if not game.undos_left(seat):
                 raise ClientError("cannot_undo", f"you have used all {limit} undos of this game: "
                                   f"each player may take back a move at most {limit} times per game")
             after = rebuilt(game.state, len(game.state.history) - span)
             await self._commit(game, UNDO, undo_notation(game.state, span), seat, after)
-            undos[seat] += 1
-
-    async def _undos(self, game: LiveGame) -> list[int]:
-        """The undo entries of each seat in the game's log (read from the store once per load)."""
-        if game.undos is None:
-            loaded = await self.db(self.store.load, game.info.id)
-            entries = loaded[1] if loaded is not None else []
-            game.undos = [sum(1 for e in entries if e.kind == UNDO and e.seat == seat) for seat in (0, 1)]
-        return game.undos
+            game.undos[seat] += 1
 
     async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
         """Write one log entry (group commit, see ``writer``), then make ``after`` the game's state

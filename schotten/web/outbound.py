@@ -47,6 +47,10 @@ class Served(Protocol):
     version: int
     told: Told
 
+    def undos_left(self, seat: int) -> int:
+        """How many more undos ``seat`` may ask for."""
+        ...
+
 
 class Told:
     """A game's parts of the state message that do not depend on who is told, encoded once per
@@ -85,7 +89,8 @@ def state_text(game: Served, seat: int | None, log_from: int = 0) -> str:
     shared = game.told.shared(state)
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
-    can_undo = seat is not None and info.status == Status.PLAYING and isinstance(undo_span(state, seat), int)
+    can_undo = (seat is not None and info.status == Status.PLAYING and game.undos_left(seat) > 0
+                and isinstance(undo_span(state, seat), int))
     parts = (
         ("type", '"state"'),
         ("version", encode(game.version)),

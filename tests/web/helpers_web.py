@@ -166,12 +166,13 @@ def legal_parts(state: GameState, seat: int | None, status: str) -> list[Message
 
 
 def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
-                   status: str, log_from: int = 0) -> Message:
+                   status: str, log_from: int = 0, undos_left: int = 1) -> Message:
     """The exact state message ``seat`` should get (built here, not by the server), telling the
-    log's entries from ``log_from`` on."""
+    log's entries from ``log_from`` on, when the seat may still undo ``undos_left`` times."""
     seen = view(state, seat)
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
-    can_undo = seat is not None and status == "playing" and isinstance(undo_span(state, seat), int)
+    can_undo = (seat is not None and status == "playing" and undos_left > 0
+                and isinstance(undo_span(state, seat), int))
     message: Message = json.loads(json.dumps({
         "type": "state",
         "version": version,
@@ -253,6 +254,8 @@ class Duel:
         self.players: list[str | None] = ["Ann", "Bob"]
         self.state = GameState.new(Settings.of(variant, rounds), seed)
         self.version = 0
+        self.undos = [0, 0]
+        self.undo_limit = service_of(client).settings.undo_limit
         self.messages: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
         self.log_from = 0
         """Where the log told by the next broadcast starts (0: a whole log, on connecting)."""
@@ -296,7 +299,8 @@ class Duel:
 
     def _check(self, seat: int | None, message: Message, log_from: int | None = None) -> None:
         start = self.log_from if log_from is None else log_from
-        expected = expected_state(self.state, seat, self.version, self.players, self.status, start)
+        left = 0 if seat is None else self.undo_limit - self.undos[seat]
+        expected = expected_state(self.state, seat, self.version, self.players, self.status, start, left)
         assert message == expected, _difference(message, expected)
         assert not (found := leaked(message, self.state, seat, self.seed)), (seat, found, message)
         whole = whole_log(self.messages[seat][-1] if self.messages[seat] else None, message)
@@ -326,6 +330,7 @@ class Duel:
         self.state = replayed(self.state.settings, self.seed, [str(ACTIONS[a]) for a in
                                                                self.state.history[:-count]])
         self.version += 1
+        self.undos[seat] += 1
         self.log_from = len(self.state.history)
         self.collect()
 
