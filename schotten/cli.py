@@ -592,7 +592,11 @@ def serve(
 
     with contextlib.suppress(ValueError, OSError):
         faulthandler.enable()
-    settings = WebSettings.from_env(host=host, port=port, database_url=database)
+    try:
+        settings = WebSettings.from_env(host=host, port=port, database_url=database)
+    except ValueError as error:
+        typer.echo(f"schotten serve: {error}", err=True)
+        raise typer.Exit(2) from None
     shown = _shown_url(settings.database_url)
     _check_database(settings.database_url, settings.db_busy_timeout)
     typer.echo(f"Open {settings.address} in a browser to play (database: {shown}).")

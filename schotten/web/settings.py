@@ -47,7 +47,6 @@ class WebSettings:
     table_limit: int = 50
     # storage
     db_busy_timeout: float = 5.0
-    db_retry_limit: float = 60.0
     # the edge: connections, requests and frames
     max_body_bytes: int = 64 * 1024
     max_header_bytes: int = 16 * 1024

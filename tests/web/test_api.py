@@ -353,6 +353,16 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "secret" not in result.output and served[1].port == 8000
 
 
+def test_serve_refuses_a_setting_that_does_not_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``SCHOTTEN_*`` value of the wrong type stops ``schotten serve`` with one sentence naming it."""
+    monkeypatch.setattr("schotten.web.app.run", lambda settings: None)
+    monkeypatch.setenv("SCHOTTEN_UNDO_LIMIT", "many")
+    result = CliRunner().invoke(cli_app, ["serve"])
+    assert result.exit_code == 2
+    assert "SCHOTTEN_UNDO_LIMIT='many' is not a valid undo_limit" in result.output
+    assert "Traceback" not in result.output and "Open " not in result.output
+
+
 def test_my_games_are_the_tables_whose_seat_cookies_this_browser_holds(client: TestClient) -> None:
     ann = create(client, nickname="Ann")
     bob_table = create(client, nickname="Bob", seat=1)
