@@ -14,6 +14,7 @@ that ``state`` can import this module and not the other way round.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -187,6 +188,13 @@ def side_formation(cards: Sequence[int], modes: int) -> Shown | None:
     size = 4 if modes & MODE_MUD else 3
     if len(cards) < size:
         return None
+    return _complete_formation(tuple(cards), modes, size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _complete_formation(cards: tuple[int, ...], modes: int, size: int) -> Shown:
+    """``side_formation`` of a complete side, remembered: the same cards on the same stone make the
+    same formation, and a board repeats its sides from one position to the next."""
     clan, wild = _split(cards)
     bluff = bool(modes & MODE_BLUFF)
     found = best_formation(clan, wild, size, bluff, 0)

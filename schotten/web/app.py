@@ -7,6 +7,7 @@ for ``uvicorn --factory schotten.web.app:app_from_env``. See docs/web.md.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -107,7 +108,25 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 def app_from_env() -> FastAPI:
     """The app with settings from the environment (a uvicorn ``--factory``; the connection limits need
     ``--http schotten.web.edge:HttpProtocol --ws schotten.web.edge:WebSocketProtocol``, docs/web.md)."""
-    return create_app(WebSettings.from_env())
+    app = create_app(WebSettings.from_env())
+    tune_collector()
+    return app
+
+
+GC_YOUNG_THRESHOLD = 50_000
+"""Allocations between two collections of the youngest generation (Python's default: 700)."""
+
+
+def tune_collector() -> None:
+    """Tune the garbage collector for a server process: what is loaded at start (modules, the app)
+    is frozen out of every collection, and the youngest generation is collected every
+    ``GC_YOUNG_THRESHOLD`` allocations. A state message allocates thousands of short-lived objects
+    that reference counting frees; with the defaults, collections scanning every loaded game cost a
+    third of the round trip at 200 games (benchmarks/bench_web.py). Process-wide: called by ``run``
+    and ``app_from_env``, never by ``create_app`` (tests build many apps in one process)."""
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
 
 
 def run(settings: WebSettings) -> None:
@@ -115,7 +134,9 @@ def run(settings: WebSettings) -> None:
     import uvicorn
 
     http, ws = edge.protocols(settings)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, http=http, ws=ws,
+    app = create_app(settings)
+    tune_collector()
+    uvicorn.run(app, host=settings.host, port=settings.port, http=http, ws=ws,
                 ws_max_size=settings.ws_max_bytes, ws_per_message_deflate=settings.ws_deflate)
 
 
