@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from schotten.engine import GameState, Phase, Settings
 from schotten.engine.actions import ACTIONS, Kind, return_id
 from schotten.engine.cards import JOKER, NUM_CLAN, RECRUITER, TACTIC_DECK, card_str
-from schotten.engine.view import Under, actors, public_history, reveal, view
+from schotten.engine.view import Under, actors, public_history, reveal, view, views
 
 from .randgame import ALL_SETTINGS, random_states
 
@@ -400,3 +400,15 @@ def test_returned_joker_is_told_apart_from_the_other_joker() -> None:
     theirs = view(state, 1)
     assert theirs.under_tactic == () and theirs.under_clan == ()
     assert theirs.history[-2:] == ("return tactic", "return clan")
+
+
+@pytest.mark.parametrize("game", ALL_SETTINGS, ids=str)
+def test_views_built_together_are_each_seats_view(game: Settings) -> None:
+    """``views`` (what a server builds for one broadcast) gives every seat exactly ``view`` (R10),
+    Recruiter returns redacted for all but their mover (R10.2) included."""
+    for seed in range(6):
+        for state in random_states(game, seed):
+            together = views(state, [0, 1, None])
+            assert together == {seat: view(state, seat) for seat in (0, 1, None)}
+    with pytest.raises(ValueError):
+        views(state, [2])

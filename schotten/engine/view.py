@@ -15,6 +15,7 @@ of a finished game.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
@@ -170,10 +171,35 @@ def public_history(state: GameState, seat: int | None) -> tuple[str, ...]:
 
 
 def _public_history(state: GameState, seat: int | None) -> tuple[str, ...]:
-    return tuple(
-        _redacted(a) if ACTIONS[a].kind == Kind.RETURN and mover != seat else str(ACTIONS[a])
-        for a, mover in zip(state.history, state.movers, strict=True)
-    )
+    return _history_of(_Moves.of(state), seat)
+
+
+@dataclass(frozen=True, slots=True)
+class _Moves:
+    """The moves in notation, and where the Recruiter returns are (redacted for all but their mover)."""
+
+    texts: tuple[str, ...]
+    returns: tuple[tuple[int, int, str], ...]
+    """(index, mover, redacted text) of each return."""
+
+    @staticmethod
+    def of(state: GameState) -> _Moves:
+        """The moves of ``state``."""
+        texts = tuple(str(ACTIONS[a]) for a in state.history)
+        moves = enumerate(zip(state.history, state.movers, strict=True))
+        returns = tuple((i, mover, _redacted(a)) for i, (a, mover) in moves if ACTIONS[a].kind == Kind.RETURN)
+        return _Moves(texts, returns)
+
+
+def _history_of(moves: _Moves, seat: int | None) -> tuple[str, ...]:
+    """The moves as ``seat`` may see them: the other seat's returns redacted."""
+    hidden = [(i, text) for i, mover, text in moves.returns if mover != seat]
+    if not hidden:
+        return moves.texts
+    texts = list(moves.texts)
+    for i, text in hidden:
+        texts[i] = text
+    return tuple(texts)
 
 
 def public_log(state: GameState, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
@@ -286,43 +312,70 @@ def _decision(state: GameState, seat: int | None) -> tuple[tuple[int, ...], tupl
 
 def view(state: GameState, seat: int | None) -> View:
     """What ``seat`` (0 or 1; None for a spectator) may know of ``state`` (R10)."""
+    _check_seat(seat)
+    return _seat_view(state, seat, _public(state), _Moves.of(state))
+
+
+def views(state: GameState, seats: Iterable[int | None]) -> dict[int | None, View]:
+    """``view(state, seat)`` for each of ``seats``, what every seat may know built once (for a
+    server telling both seats and the spectators the same position)."""
+    chosen = set(seats)
+    for seat in chosen:
+        _check_seat(seat)
+    public, moves = _public(state), _Moves.of(state)
+    return {seat: _seat_view(state, seat, public, moves) for seat in chosen}
+
+
+def _check_seat(seat: object) -> None:
     if seat not in (None, 0, 1):
         raise ValueError(f"a seat is 0, 1 or None (spectator), not {seat!r}")
+
+
+def _public(state: GameState) -> dict[str, Any]:
+    """The fields of a view that are the same for every seat (R10.1)."""
+    result = state.outcome
+    return {
+        "variant": state.settings.variant,
+        "tactics": state.settings.tactics,
+        "rounds": state.settings.rounds,
+        "round": state.round,
+        "scores": _pair(state.scores),
+        "rounds_won": _pair(state.rounds_won),
+        "first_player": state.first,
+        "turn": state.turn,
+        "phase": state.phase.name,
+        "stones": tuple(_stone(state, s) for s in range(NUM_STONES)),
+        "hand_sizes": (_hand_size(state.hands[0]), _hand_size(state.hands[1])),
+        "clan_deck": len(state.clan_deck),
+        "tactic_deck": len(state.tactic_deck),
+        "discards": (_cards(state.discards[0]), _cards(state.discards[1])),
+        "tactics_played": _pair(state.tactics_played),
+        "passes": state.passes,
+        "held": None if state.held < 0 else card_str(state.held),
+        "held_from": state.held_from,
+        "recruit_draws": state.recruit_draws,
+        "recruit_returns": state.recruit_returns,
+        "round_outcomes": tuple(_round_view(o) for o in state.round_outcomes),
+        "result": None if result is None else ResultView(result.winner, result.scores),
+        "movers": tuple(state.movers),
+        "forfeit": state.forfeited,
+    }
+
+
+def _seat_view(state: GameState, seat: int | None, public: dict[str, Any], moves: _Moves) -> View:
+    """The view of ``seat``: the ``public`` fields, the ``moves`` as it may see them, and what only
+    this seat may know."""
     claimable, legal = _decision(state, seat)
     under_clan, under_tactic = _under(state, seat)
-    result = state.outcome
     return View(
-        variant=state.settings.variant,
-        tactics=state.settings.tactics,
-        rounds=state.settings.rounds,
-        round=state.round,
-        scores=_pair(state.scores),
-        rounds_won=_pair(state.rounds_won),
         seat=seat,
-        first_player=state.first,
-        turn=state.turn,
-        phase=state.phase.name,
-        stones=tuple(_stone(state, s) for s in range(NUM_STONES)),
         hand=None if seat is None else _cards(sorted(state.hands[seat])),
-        hand_sizes=(_hand_size(state.hands[0]), _hand_size(state.hands[1])),
-        clan_deck=len(state.clan_deck),
-        tactic_deck=len(state.tactic_deck),
-        discards=(_cards(state.discards[0]), _cards(state.discards[1])),
-        tactics_played=_pair(state.tactics_played),
-        passes=state.passes,
-        held=None if state.held < 0 else card_str(state.held),
-        held_from=state.held_from,
-        recruit_draws=state.recruit_draws,
-        recruit_returns=state.recruit_returns,
         under_clan=under_clan,
         under_tactic=under_tactic,
         claimable=claimable,
         legal=legal,
-        round_outcomes=tuple(_round_view(o) for o in state.round_outcomes),
-        result=None if result is None else ResultView(result.winner, result.scores),
-        history=_public_history(state, seat),
-        movers=tuple(state.movers),
-        forfeit=state.forfeited,
+        history=_history_of(moves, seat),
+        **public,
     )
 
 

@@ -29,7 +29,7 @@ from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
 from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
 from .metrics import REFUSED
-from .outbound import Told, state_text
+from .outbound import Told, state_text, state_texts
 from .quotas import UNKNOWN_ADDRESS, Quotas, seconds
 from .schemas import CreateTable, SeatGrant
 from .seats import MAX_ID, grant, new_token, one_seat_taken, seat_of_token, token_hash
@@ -350,13 +350,10 @@ class Authority:
         """Queue the game's state for every client (one message built per seat), with the log's
         entries from ``log_from`` on (the first that changed; default: none changed)."""
         start = len(game.state.history) if log_from is None else log_from
-        texts: dict[int | None, str] = {}
+        for conn in [c for c in game.connections if c.closed.is_set()]:
+            game.connections.discard(conn)
+        texts = state_texts(game, {conn.seat for conn in game.connections}, start)
         for conn in list(game.connections):
-            if conn.closed.is_set():
-                game.connections.discard(conn)
-                continue
-            if conn.seat not in texts:
-                texts[conn.seat] = state_text(game, conn.seat, start)
             conn.send(texts[conn.seat])
 
     # ------------------------------------------------------------ the AI

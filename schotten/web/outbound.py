@@ -11,6 +11,7 @@ log only when a client asks (on connecting, on ``sync``); a change tells only th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
 from typing import Any, Protocol
 
@@ -19,7 +20,7 @@ import orjson
 from ..engine import ACTIONS, GameState
 from ..engine.actions import action_parts
 from ..engine.explain import claim_proof, formations
-from ..engine.view import public_log, reveal, round_board, view
+from ..engine.view import View, public_log, reveal, round_board, view, views
 from .gamelog import undo_span
 from .schemas import Table
 from .store import GameInfo
@@ -81,11 +82,18 @@ class Told:
         return self._round_end[1]
 
 
-def state_text(game: Served, seat: int | None, log_from: int = 0) -> str:
-    """The state message (JSON text) for one client of ``game``: ``seat``'s view (R10) and what
-    goes with it (see docs/web.md), with the log's entries from ``log_from`` on."""
+def state_texts(game: Served, seats: Iterable[int | None], log_from: int = 0) -> dict[int | None, str]:
+    """``state_text`` for each of ``seats``, their views built together (``views``)."""
+    seen = views(game.state, seats)
+    return {seat: state_text(game, seat, log_from, seen[seat]) for seat in seen}
+
+
+def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | None = None) -> str:
+    """The state message (JSON text) for one client of ``game``: ``seat``'s view (R10; ``seen`` if
+    already built) and what goes with it (see docs/web.md), with the log's entries from ``log_from`` on."""
     state, info = game.state, game.info
-    seen = view(state, seat)
+    if seen is None:
+        seen = view(state, seat)
     shared = game.told.shared(state)
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
