@@ -48,9 +48,11 @@ def _app(tmp_path: Path, **limits: Any) -> TestClient:
     return TestClient(create_app(test_settings(tmp_path, **limits)))
 
 
-def _retry_after(response: Any) -> int:
+def _retry_after(response: Any, window: int = 3600) -> int:
+    """The response's Retry-After: whole seconds, within the rate's ``window`` (the sliding window's
+    estimate is shorter near the end of a clock window, hence no lower bound beyond 1 s)."""
     wait = int(response.headers["retry-after"])
-    assert wait >= 1
+    assert 1 <= wait <= window
     return wait
 
 
@@ -64,7 +66,7 @@ def test_http_requests_share_one_rate_per_address(tmp_path: Path) -> None:
         heavy = client.get("/api/games/nosuchgame/replay")
         assert heavy.status_code == 429, heavy.text
         assert "14 per 1 hour" in heavy.json()["error"] and "try again in" in heavy.json()["error"]
-        assert _retry_after(heavy) > 60
+        _retry_after(heavy)
         assert set(heavy.json()) == {"error"}
         for _ in range(3):
             assert client.get("/static/nothing.js").status_code == 404
@@ -144,7 +146,7 @@ def test_tables_rate(tmp_path: Path) -> None:
         refused = _table(client)
         assert refused.status_code == 429
         assert "too many tables" in refused.json()["error"] and "2 per 1 hour" in refused.json()["error"]
-        assert _retry_after(refused) > 60
+        _retry_after(refused)
         assert len(client.get("/api/tables").json()["tables"]) == 2
 
 
@@ -160,7 +162,7 @@ def test_open_tables_per_address(tmp_path: Path) -> None:
         message = refused.json()["error"]
         assert "open tables waiting for a second player as it may have (2)" in message, message
         assert "the oldest expires in 24 h" in message, message
-        assert _retry_after(refused) > 23 * 3600
+        assert _retry_after(refused, window=24 * 3600) > 23 * 3600
         join(client, first)
         assert _table(client).status_code == 200
 
