@@ -82,6 +82,15 @@ class Told:
         return self._round_end[1]
 
 
+WIRE_VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name not in ("history", "movers"))
+"""The view's fields a state message carries: all but the moves, which its ``log`` tells."""
+
+
+def wire_view(seen: View) -> dict[str, Any]:
+    """The view as a state message carries it (``WIRE_VIEW_FIELDS``)."""
+    return {name: getattr(seen, name) for name in WIRE_VIEW_FIELDS}
+
+
 def state_texts(game: Served, seats: Iterable[int | None], log_from: int = 0) -> dict[int | None, str]:
     """``state_text`` for each of ``seats``, their views built together (``views``)."""
     seen = views(game.state, seats)
@@ -104,7 +113,7 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
         ("version", encode(game.version)),
         ("seat", encode(seat)),
         ("players", encode(info.players)),
-        ("view", encode(seen)),
+        ("view", encode(wire_view(seen))),
         ("last", encode(last)),
         ("can_undo", encode(can_undo)),
         ("claims", encode(claims)),

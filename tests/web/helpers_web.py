@@ -116,6 +116,13 @@ def whole_log(previous: Message | None, message: Message) -> Message:
     return whole
 
 
+def moves_of(message: Message) -> list[str]:
+    """The moves of a state message's log (a whole one: ``log_from`` 0), in notation as its seat may
+    see them (R10.2): what ``view.history`` held before the log replaced it on the wire."""
+    assert message["log_from"] == 0, "a part of the log: put the whole one together first"
+    return [entry["action"] for entry in message["log"]]
+
+
 def receive_state(ws: WebSocketTestSession) -> Message:
     """The next message, which must be a state message."""
     message: Message = ws.receive_json()
@@ -178,7 +185,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "version": version,
         "seat": seat,
         "players": players,
-        "view": seen.to_dict(),
+        "view": {k: v for k, v in seen.to_dict().items() if k not in ("history", "movers")},
         "last": public_last(state, seat),
         "can_undo": can_undo,
         "claims": claims,

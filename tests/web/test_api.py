@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_web import SEED, Duel, choose, create, join, log_of, service_of, test_settings
+from helpers_web import SEED, Duel, choose, create, join, log_of, moves_of, service_of, test_settings
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -204,7 +204,7 @@ def test_replay_of_a_finished_game(client: TestClient) -> None:
     state = GameState.new(Settings.of("base"), SEED)
     deal = json.loads(json.dumps(reveal(state, finished=True)))
     assert steps[0] == {"action": None, "parts": None, "mover": None, "state": deal}
-    for step, move, mover in zip(steps[1:], duel.messages[None][-1]["view"]["history"],
+    for step, move, mover in zip(steps[1:], moves_of(duel.messages[None][-1]),
                                  duel.state.movers, strict=True):
         state.apply(move)
         assert step["action"] == move and step["mover"] == mover

@@ -18,7 +18,18 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from helpers_web import SEED, Duel, choose, create, log_of, receive_state, service_of, socket_path
+from helpers_web import (
+    SEED,
+    Duel,
+    choose,
+    create,
+    log_of,
+    moves_of,
+    receive_state,
+    service_of,
+    socket_path,
+    whole_log,
+)
 
 from schotten.bots.registry import make_bot
 from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings
@@ -191,7 +202,7 @@ def test_expert_undo_keeps_the_claims_made_before_the_play(client: Any) -> None:
         assert (duel.state.turn, duel.state.phase) == (seat, Phase.DRAW), "choose another seed"
         assert duel.messages[seat][-1]["can_undo"]
         duel.undo(seat, 1)
-        assert duel.state.history == kept and claimed in duel.messages[seat][-1]["view"]["history"]
+        assert duel.state.history == kept and claimed in moves_of(duel.messages[seat][-1])
 
 
 def test_undo_against_the_ai(client: Any) -> None:
@@ -206,21 +217,22 @@ def test_undo_against_the_ai(client: Any) -> None:
                 continue
             tried += 1
             assert message["can_undo"]
-            history = message["view"]["history"]
+            history = moves_of(message)
             ws.send_json({"type": "undo"})
-            after = receive_state(ws)
-            assert after["view"]["history"] == history[:-1] and after["version"] == message["version"] + 1
+            after = whole_log(message, receive_state(ws))
+            assert moves_of(after) == history[:-1] and after["version"] == message["version"] + 1
             assert after["view"]["phase"] == "PLAY" and after["view"]["legal"] and not after["can_undo"]
             ws.send_json({"type": "action", "action": history[-1]})
-            assert receive_state(ws)["view"]["history"] == history
+            assert moves_of(whole_log(after, receive_state(ws))) == history
             break
     assert tried == 1
 
 
 def _play_to_own_claims(ws: Any, game: Any, rng: random.Random) -> dict[str, Any] | None:
     """Play (towards claims) until the player is in its claim step; None if the game ends first."""
+    message: dict[str, Any] | None = None
     while True:
-        message: dict[str, Any] = receive_state(ws)
+        message = whole_log(message, receive_state(ws))
         if message["status"] == "over":
             return None
         if message["view"]["phase"] == "CLAIM" and message["view"]["legal"]:

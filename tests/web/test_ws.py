@@ -23,6 +23,7 @@ from helpers_web import (
     create,
     join,
     log_of,
+    moves_of,
     receive_error,
     receive_state,
     service_of,
@@ -257,7 +258,7 @@ def test_one_action_at_a_time(client: TestClient) -> None:
             others = [receive_state(duel.sockets[1 - seat]), receive_state(duel.sockets[None])]
             assert [m["version"] for m in others] == [1, 1]
             played = [firsts[0]["last"]["action"]]
-            assert others[0]["view"]["history"] == others[1]["view"]["history"] == played
+            assert moves_of(others[0]) == moves_of(others[1]) == played
         assert len(log_of(client, duel.id)) == 1
 
 
@@ -322,7 +323,7 @@ def test_versions_count_the_log_and_every_client_hears_every_change(client: Test
         rng = random.Random(7)
         duel.play_until(lambda state: len(state.history) >= 12, rng)
         assert [m["version"] for m in duel.messages[None]] == list(range(13))
-        assert [e.notation for e in log_of(client, duel.id)] == duel.messages[0][-1]["view"]["history"]
+        assert [e.notation for e in log_of(client, duel.id)] == moves_of(duel.messages[0][-1])
 
 
 def _play_ai_game(client: TestClient, seed: int, level: str, variant: str, moves: int) -> list[str]:
