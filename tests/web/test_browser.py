@@ -732,13 +732,13 @@ def test_a_card_play_is_confirmed_or_taken_back_in_the_base_game(
     resynced(other)
     assert other.get_attribute("#status", "data-version") == version and other.inner_html("#board") == seen
 
-    before = len(other.evaluate("() => window.schotten.state.view.history"))
+    before = len(other.evaluate("() => window.schotten.state.log.map((entry) => entry.action)"))
     assert propose_play(mover, card, -1) == second
     mover.click('#prompt [data-action="confirm"]')
     mover.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'")
     stone = second.split("@")[1]
     other.wait_for_selector(f'.col[data-stone="{stone}"] .side.top .card[data-card="{card}"]')
-    history = other.evaluate("() => window.schotten.state.view.history")
+    history = other.evaluate("() => window.schotten.state.log.map((entry) => entry.action)")
     assert history[before:] == [second], "only the confirmed play was made"
     assert server_version(server, game_id) == int(version) + 1
     assert len(hand_of(mover)) == len(hand), "the play drew a card"
