@@ -17,61 +17,15 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import websockets
-
-LIMITS = {
-    "SCHOTTEN_TABLES_RATE": "100000/minute",
-    "SCHOTTEN_AI_TABLES_PER_ADDRESS": "100000",
-    "SCHOTTEN_OPEN_TABLES_PER_ADDRESS": "100000",
-    "SCHOTTEN_ADDRESS_RATE": "100000/second",
-    "SCHOTTEN_SOCKETS_PER_ADDRESS": "100000",
-    "SCHOTTEN_FLOOD_LIMIT": "1000000",
-}
-"""The server's limits for this benchmark: one address (this one) creates every table."""
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_server(port: int, database: str, log: Path) -> subprocess.Popen[bytes]:
-    """``schotten serve`` in a subprocess (a session of its own), once it answers HTTP."""
-    command = [sys.executable, "-m", "schotten", "serve", "--port", str(port), "--database", database]
-    process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                               env={**os.environ, **LIMITS}, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-            return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"the server did not start; its log: {log}")
-
-
-def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST JSON to the server, the decoded answer."""
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        result: dict[str, Any] = json.load(answer)
-        return result
+from bench_web import free_port, post, start_server
 
 
 def ai_table(port: int, level: str, seat: int) -> tuple[str, str]:

@@ -79,10 +79,12 @@ POSTGRES_VARIABLE = "SCHOTTEN_TEST_POSTGRES_URL"
 
 
 def start_server(port: int, database: str, log: Path) -> subprocess.Popen[bytes]:
-    """``schotten serve`` in a subprocess, once it answers HTTP."""
+    """``schotten serve`` in a subprocess (a session of its own, its AI workers included) with the
+    limits lifted (``UNLIMITED``), once it answers HTTP."""
     command = [sys.executable, "-m", "schotten", "serve", "--port", str(port), "--database", database]
     environment = {**os.environ, **UNLIMITED}
-    process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=environment)
+    process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=environment,
+                               start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -109,7 +111,7 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
         f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
         headers={"content-type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=30) as answer:
         result: dict[str, Any] = json.load(answer)
         return result
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 import random
 import re
+import socket
+import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -392,3 +395,24 @@ def open_stone(state: GameState, seat: int) -> int:
 def in_phase(phase: Phase) -> Any:
     """A ``done`` test for ``Duel.play_until``: the decision is in ``phase``."""
     return lambda state: state.phase == phase
+
+
+WAIT = 15.0
+"""A guard against a hang, not a measurement: every wait in the tests ends long before."""
+
+
+def until(done: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Wait (bounded by ``timeout``) until ``done()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port

@@ -18,14 +18,24 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
-from helpers_web import SEED, create, log_of, receive_state, service_of, socket_path, test_settings
+from helpers_web import (
+    SEED,
+    WAIT,
+    create,
+    free_port,
+    log_of,
+    receive_state,
+    service_of,
+    socket_path,
+    test_settings,
+    until,
+)
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
@@ -38,18 +48,6 @@ from schotten.web.errors import StoreUnavailable
 from schotten.web.gamelog import replay
 from schotten.web.metrics import REGISTRY
 from schotten.web.scheduler import CHEAP, SEARCH, Lane, lane_of
-
-WAIT = 15.0
-"""A guard against a hang, not a measurement: every wait here ends long before."""
-
-
-def until(done: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-    """Wait (bounded) until ``done()`` holds."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 class Gate:
@@ -244,14 +242,6 @@ def running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_ai_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:

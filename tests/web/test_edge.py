@@ -23,6 +23,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
+from helpers_web import free_port
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
@@ -55,18 +56,11 @@ MAX_BODY = 64 * 1024
 MAX_HEADERS = 16 * 1024
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class Server:
     """A server started by one of ``COMMANDS`` with ``env``, its output in ``log``."""
 
     def __init__(self, how: str, directory: Path, env: dict[str, str]) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.origin = f"http://127.0.0.1:{self.port}"
         self.log = directory / f"{how}.log"
         environment = os.environ | env | {

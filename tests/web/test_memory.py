@@ -10,7 +10,6 @@ most ``undo_limit`` times per game, so a play/undo loop cannot grow a log withou
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from helpers_web import (
     service_of,
     socket_path,
     test_settings,
+    until,
 )
 from starlette.testclient import TestClient, WebSocketTestSession
 
@@ -33,18 +33,6 @@ from schotten.engine import ACTIONS, GameState, Kind
 from schotten.web import create_app
 from schotten.web.authority import Authority
 from schotten.web.gamelog import undo_span
-
-WAIT = 15.0
-"""A guard against a hang, not a measurement."""
-
-
-def until(done: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-    """Wait (bounded) until ``done()`` holds."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def test_idle_games_are_evicted_and_come_back_exactly(tmp_path: Path) -> None:

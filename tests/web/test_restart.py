@@ -15,7 +15,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from helpers_web import (
     SEED,
     Duel,
     choose,
+    free_port,
     log_of,
     receive_state,
     service_of,
@@ -48,18 +48,11 @@ TIMEOUT = 60.0
 """A guard against a hung server, not a measurement: every wait ends long before."""
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 class Server:
     """``schotten serve`` in a subprocess of its own process group (its AI workers included)."""
 
     def __init__(self, database_url: str, log: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         env = os.environ | GENEROUS_ENV | {"SCHOTTEN_AI_WORKERS": "1"}
         command = [sys.executable, "-m", "schotten", "serve", "--port", str(self.port),
                    "--database", database_url]
