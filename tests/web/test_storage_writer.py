@@ -88,21 +88,27 @@ def test_entries_that_arrive_together_share_a_transaction_in_order(store: Counti
     assert len(store.batches) < GAMES * ENTRIES / 2, store.batches
 
 
-def test_a_bad_entry_fails_its_own_caller_only(store: CountingStore) -> None:
-    for game_id in ("a", "b", "c"):
-        _game(store, game_id)
-    store.append("b", Entry(0, "action", "first", 0), Status.PLAYING, None)
+def _append_together(store: Store, moves: list[tuple[str, str]]) -> list[BaseException | None]:
+    """Each (game, notation) appended as entry 0 through one writer at once: each caller's outcome."""
 
     async def main() -> list[BaseException | None]:
         writer = Writer(store)
         results = await asyncio.gather(
-            *(writer.append(g, Entry(0, "action", f"{g}0", 0), Status.PLAYING, None) for g in "abc"),
+            *(writer.append(g, Entry(0, "action", move, 0), Status.PLAYING, None) for g, move in moves),
             return_exceptions=True,
         )
         await writer.stop()
         return list(results)
 
-    results = asyncio.run(main())
+    return asyncio.run(main())
+
+
+def test_a_bad_entry_fails_its_own_caller_only(store: CountingStore) -> None:
+    for game_id in ("a", "b", "c"):
+        _game(store, game_id)
+    store.append("b", Entry(0, "action", "first", 0), Status.PLAYING, None)
+
+    results = _append_together(store, [(g, f"{g}0") for g in "abc"])
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], IntegrityError)
     assert [_stored(store, g) for g in "abc"] == [["a0"], ["first"], ["c0"]]
@@ -116,16 +122,7 @@ def test_a_database_that_cannot_be_used_fails_the_whole_batch(tmp_path: Path) ->
     for name in ("games.db", "games.db-wal", "games.db-shm"):
         (tmp_path / name).unlink(missing_ok=True)
 
-    async def main() -> list[BaseException | None]:
-        writer = Writer(store)
-        results = await asyncio.gather(
-            *(writer.append(g, Entry(0, "action", "m", 0), Status.PLAYING, None) for g in ("a", "b")),
-            return_exceptions=True,
-        )
-        await writer.stop()
-        return list(results)
-
-    results = asyncio.run(main())
+    results = _append_together(store, [("a", "m"), ("b", "m")])
     store.close()
     assert all(isinstance(r, StoreUnavailable) and "deleted" in r.message for r in results), results
 
