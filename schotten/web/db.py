@@ -59,6 +59,25 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(8), index=True)
     winner: Mapped[int | None] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    clock_initial: Mapped[int | None] = mapped_column(Integer)
+    """Real-time play: each seat's bank at the start, in seconds (None: not real-time)."""
+    clock_increment: Mapped[int | None] = mapped_column(Integer)
+    """Real-time play: seconds added to a seat's bank after each of its turns."""
+    clock_days: Mapped[int | None] = mapped_column(Integer)
+    """Turn-based play: days per move (None: not turn-based)."""
+    clock_ms0: Mapped[int | None] = mapped_column(BigInteger)
+    """Milliseconds seat 0 had left when its clock last stopped or started running."""
+    clock_ms1: Mapped[int | None] = mapped_column(BigInteger)
+    clock_seat: Mapped[int | None] = mapped_column(Integer)
+    """The seat whose clock is running (None: no clock runs)."""
+    clock_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the running clock started running."""
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    """When the running clock runs out (``clock_since`` + its milliseconds left)."""
+    ended: Mapped[str | None] = mapped_column(String(16))
+    """How a game that did not end on the board ended: time, resigned, aborted, left, abandoned."""
+    moved: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    """When the last log entry was stored (an untimed game with no move for long is abandoned)."""
 
 
 class LogRow(Base):
@@ -72,6 +91,8 @@ class LogRow(Base):
     notation: Mapped[str] = mapped_column(String(400))
     seat: Mapped[int] = mapped_column(Integer)
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    spent_ms: Mapped[int | None] = mapped_column(BigInteger)
+    """How long the decision took, from when it became the seat's to this entry (None: not timed)."""
 
 
 class RematchRow(Base):
@@ -97,6 +118,40 @@ class ClosedRematchRow(Base):
     reason: Mapped[str] = mapped_column(String(16))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     closed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """One chat message of a game: ``room`` is ``players`` or ``spectators``; ``seat`` is the author's
+    seat (None: a spectator)."""
+
+    __tablename__ = "chat_messages"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    room: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(400))
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMuteRow(Base):
+    """A seat of a game that muted the other player's chat."""
+
+    __tablename__ = "chat_mutes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+
+
+class ServerBeatRow(Base):
+    """When the server was last seen running (one row): on start-up the running clocks are given back
+    the time it was down."""
+
+    __tablename__ = "server_beats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def utc(moment: datetime) -> datetime:

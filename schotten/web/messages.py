@@ -1,8 +1,11 @@
 """WebSocket messages: what a client may send (pydantic models) and the server's error messages.
 
 Client to server: ``{"type": "action", "action": "7b@3", "version": 12}`` (version
-optional), ``{"type": "undo"}``, ``{"type": "sync"}``. ``parse_client_message`` turns
-a text frame into one of these or raises ``ClientError`` with the code to send back.
+optional), ``{"type": "undo"}``, ``{"type": "sync"}``, ``{"type": "resign"}``,
+``{"type": "abort"}``, ``{"type": "claim_victory"}``, ``{"type": "chat", "text": "hi"}`` (or
+``"quick": "good_luck"``; a spectator may add ``"name"``) and ``{"type": "mute", "muted": true}``.
+``parse_client_message`` turns a text frame into one of these or raises ``ClientError``
+with the code to send back.
 Unknown fields are ignored; types are strict (``"5"`` is not a version, ``true`` is not 5).
 """
 
@@ -30,10 +33,18 @@ ErrorCode = Literal[
     "damaged",
     "forbidden_origin",
     "limit",
+    "cannot_resign",
+    "cannot_abort",
+    "cannot_claim",
+    "cannot_chat",
+    "time_up",
 ]
 """Every error code a socket may receive (see docs/web.md)."""
 
-MESSAGE_TYPES = ("action", "undo", "sync")
+MESSAGE_TYPES = ("action", "undo", "sync", "resign", "abort", "claim_victory", "chat", "mute")
+_TYPES = ", ".join(f'"{kind}"' for kind in MESSAGE_TYPES)
+QUICK_MESSAGES = ("hello", "good_luck", "well_played", "thanks", "good_game", "oops")
+"""The quick chat messages, by key: each page shows them in its reader's language."""
 
 
 class ClientError(Exception):
@@ -69,22 +80,59 @@ class SyncMessage(_Message):
     type: Literal["sync"]
 
 
-ClientMessage = Annotated[ActionMessage | UndoMessage | SyncMessage, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[ActionMessage | UndoMessage | SyncMessage] = TypeAdapter(ClientMessage)
+class ResignMessage(_Message):
+    """Resign: the opponent wins the match."""
+
+    type: Literal["resign"]
 
 
-def parse_client_message(text: str) -> ActionMessage | UndoMessage | SyncMessage:
+class AbortMessage(_Message):
+    """Abort the game (only until both seats have made their first decision): nobody wins."""
+
+    type: Literal["abort"]
+
+
+class ClaimVictoryMessage(_Message):
+    """Claim the win over an opponent who left a real-time game (no socket for ``leave_timeout``)."""
+
+    type: Literal["claim_victory"]
+
+
+class ChatMessage(_Message):
+    """Say something at the table: ``text`` (at most ``chat_max_chars``, checked by the chat) or one of
+    the ``QUICK_MESSAGES``; a spectator may give a ``name``."""
+
+    type: Literal["chat"]
+    text: str | None = Field(None, max_length=2000)
+    quick: Literal[QUICK_MESSAGES] | None = None  # type: ignore[valid-type]
+    name: str | None = Field(None, max_length=200)
+
+
+class MuteMessage(_Message):
+    """A seat mutes (or unmutes) the other player's chat."""
+
+    type: Literal["mute"]
+    muted: bool
+
+
+AnyClientMessage = (ActionMessage | UndoMessage | SyncMessage | ResignMessage | AbortMessage
+                    | ClaimVictoryMessage | ChatMessage | MuteMessage)
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> AnyClientMessage:
     """Read one client message from a text frame; raise ClientError (bad_json, bad_message)."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         raise ClientError("bad_json", "the message is not valid JSON") from None
     if not isinstance(data, dict):
-        raise ClientError("bad_message", 'a message is a JSON object with a "type": action, undo or sync')
+        raise ClientError("bad_message", f'a message is a JSON object with a "type": {_TYPES}')
     kind = data.get("type")
     if kind not in MESSAGE_TYPES:
         raise ClientError(
-            "bad_message", f'unknown message type {_short(kind)}: send "action", "undo" or "sync"'
+            "bad_message", f"unknown message type {_short(kind)}: send one of {_TYPES}"
         )
     try:
         return _ADAPTER.validate_python(data)

@@ -70,6 +70,12 @@ class WebSettings:
     game_cache_size: int = 2000
     game_idle_eviction: float = 600.0
     undo_limit: int = 30
+    # games that end: leaving, abandoning and chat
+    leave_timeout: float = 60.0
+    abandon_after: float = 30 * 24 * 3600.0
+    chat_max_chars: int = 300
+    chat_rate: str = "5/10second;30/minute"
+    chat_history: int = 200
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> WebSettings:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from ..bots.registry import DEFAULT_LEVEL, LEVELS
 from ..engine import VARIANTS
 
-__all__ = ["DEFAULT_LEVEL", "LEVEL_NAMES", "VARIANTS", "Mode", "Status"]
+__all__ = ["DEFAULT_LEVEL", "LEVEL_NAMES", "VARIANTS", "Ending", "Mode", "Room", "Status"]
 
 
 class Status(StrEnum):
@@ -30,6 +30,32 @@ class Mode(StrEnum):
 
     AI = "ai"
     FRIEND = "friend"
+
+
+class Ending(StrEnum):
+    """How a game ended off the board (``games.ended`` and the ``end`` log entry's notation).
+
+    ``time``, ``resigned`` and ``left`` lose the match for the seat named in the entry (the engine's
+    forfeit, with this reason); ``aborted`` and ``abandoned`` end it with no winner."""
+
+    TIME = "time"
+    RESIGNED = "resigned"
+    LEFT = "left"
+    ABORTED = "aborted"
+    ABANDONED = "abandoned"
+
+    @property
+    def forfeits(self) -> bool:
+        """Whether the seat named loses the match (else the game ends with no winner)."""
+        return self in (Ending.TIME, Ending.RESIGNED, Ending.LEFT)
+
+
+class Room(StrEnum):
+    """A game's two chats: its players', and its spectators' (which the players do not see while
+    the game is played)."""
+
+    PLAYERS = "players"
+    SPECTATORS = "spectators"
 
 
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
