@@ -25,9 +25,20 @@ from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, Scho
 from ..engine.view import view
 from . import metrics
 from .ai import AiPool, decision_seed
+from .clock import Clock
 from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
-from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
-from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
+from .gamelog import LogError, ending_of, rebuilt, replay, undo_notation, undo_span
+from .messages import (
+    AbortMessage,
+    ActionMessage,
+    ClaimVictoryMessage,
+    ClientError,
+    ClientMessage,
+    ResignMessage,
+    SyncMessage,
+    UndoMessage,
+    error_message,
+)
 from .metrics import REFUSED
 from .outbound import Told, state_text, state_texts
 from .quotas import UNKNOWN_ADDRESS, Quotas, seconds
@@ -35,8 +46,9 @@ from .schemas import CreateTable, SeatGrant
 from .seats import MAX_ID, grant, new_token, one_seat_taken, seat_of_token, token_hash
 from .settings import WebSettings
 from .sockets import Connection
-from .store import ACTION, UNDO, Entry, GameInfo, Store
-from .vocab import Mode, Status
+from .store import ACTION, END, UNDO, Entry, GameInfo, Store
+from .timekeeper import Timekeeper
+from .vocab import Ending, Mode, Status
 from .writer import Writer
 
 logger = logging.getLogger("schotten.web")
@@ -44,6 +56,13 @@ logger = logging.getLogger("schotten.web")
 T = TypeVar("T")
 NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
 """The error of a seat asked for at a table with none free."""
+Now = Callable[[], datetime]
+"""Where the authority reads the time (tests inject a clock they move by hand)."""
+
+
+def utc_now() -> datetime:
+    """The time now, in UTC."""
+    return datetime.now(UTC)
 
 
 class LiveGame:
@@ -54,7 +73,8 @@ class LiveGame:
     """
 
     def __init__(self, info: GameInfo, state: GameState, version: int, undos: tuple[int, int] = (0, 0),
-                 undo_limit: int = WebSettings().undo_limit) -> None:
+                 undo_limit: int = WebSettings().undo_limit, now: Now = utc_now,
+                 leave_timeout: float = WebSettings().leave_timeout) -> None:
         self.info = info
         self.state = state
         self.version = version
@@ -69,6 +89,88 @@ class LiveGame:
         self.undos = list(undos)
         """The undo entries of each seat in the log (counted when the game is loaded)."""
         self.undo_limit = undo_limit
+        self.now = now
+        self.leave_timeout = leave_timeout
+        self.ending: tuple[Ending, int] | None = None
+        """How the game ended off the board and the seat its end entry names (None: it did not)."""
+        self.decided = [False, False]
+        """Whether each seat has made a decision (an action entry) in this game."""
+        self.mark = now()
+        """When the decision now waited for became its seat's (a decision's time counts from it)."""
+        self.gone_since: list[datetime | None] = [now(), now()]
+        """Since when each seat has had no socket connected (None: one is connected)."""
+        self.away_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over, on the board or off it (time, resigned, aborted, ...)."""
+        return self.state.is_over or self.info.status == Status.OVER
+
+    @property
+    def clock(self) -> Clock | None:
+        """The game's clock (None: untimed)."""
+        return self.info.clock
+
+    @property
+    def leaving_counts(self) -> bool:
+        """Whether a seat without a socket for ``leave_timeout`` may be claimed against: a friend game
+        being played that is not turn-based."""
+        clock = self.info.clock
+        return (self.info.mode == Mode.FRIEND and self.info.status == Status.PLAYING and not self.finished
+                and not (clock is not None and clock.control.turn_based))
+
+    def connected(self, seat: int) -> bool:
+        """Whether a socket of ``seat`` is connected."""
+        return any(c.seat == seat and not c.closed.is_set() for c in self.connections)
+
+    def away(self) -> list[int | None]:
+        """Per seat: None while it is connected (or leaving does not count), else the milliseconds
+        until the other seat may claim the win (0: it may now)."""
+        now = self.now()
+        found: list[int | None] = [None, None]
+        for seat in (0, 1):
+            since = self.gone_since[seat]
+            if self.leaving_counts and since is not None and seat != self.info.ai_seat:
+                wait = self.leave_timeout - (now - since).total_seconds()
+                found[seat] = max(0, int(wait * 1000))
+        return found
+
+    def can_resign(self, seat: int | None) -> bool:
+        """Whether ``seat`` may resign now: the game is being played."""
+        return seat is not None and self.info.status == Status.PLAYING and not self.finished
+
+    def can_abort(self, seat: int | None) -> bool:
+        """Whether ``seat`` may abort now: the game is being played and a seat has yet to decide."""
+        return self.can_resign(seat) and not all(self.decided)
+
+    def can_claim(self, seat: int | None) -> bool:
+        """Whether ``seat`` may claim the win: its opponent left (no socket for ``leave_timeout``)."""
+        return seat is not None and self.can_resign(seat) and self.away()[1 - seat] == 0
+
+    def clock_seat(self, state: GameState, status: Status) -> int | None:
+        """Whose clock should run in ``state``: the seat to decide, while the game is played and timed;
+        never the AI, nor the human of an AI game while no socket of theirs is connected (paused)."""
+        if self.info.clock is None or status != Status.PLAYING or state.is_over:
+            return None
+        if self.info.mode == Mode.AI and (state.turn == self.info.ai_seat or not self.connected(state.turn)):
+            return None
+        return state.turn
+
+    def extras(self, seat: int | None) -> dict[str, Any]:
+        """What the state message says of the clock, the ending and the seat's choices (docs/web.md)."""
+        clock = self.info.clock
+        now = self.now()
+        ended = {"reason": str(self.ending[0]), "seat": self.ending[1]} if self.ending else None
+        return {
+            "clock": clock.control.to_dict() if clock else None,
+            "clocks": list(clock.remaining(now)) if clock else None,
+            "clock_running": clock.running if clock else None,
+            "ended": ended,
+            "can_resign": self.can_resign(seat),
+            "can_abort": self.can_abort(seat),
+            "can_claim_victory": self.can_claim(seat),
+            "away": self.away(),
+        }
 
     def undos_left(self, seat: int) -> int:
         """How many more undos ``seat`` may ask for in this game."""
@@ -104,8 +206,10 @@ class LiveGame:
 class Authority:
     """Every game being served: loading, opening and joining tables, and every change to a game."""
 
-    def __init__(self, settings: WebSettings, store: Store, ai: AiPool, new_seed: Callable[[], int]) -> None:
+    def __init__(self, settings: WebSettings, store: Store, ai: AiPool, new_seed: Callable[[], int],
+                 now: Now = utc_now) -> None:
         self.settings = settings
+        self.now = now
         self.store = store
         self.ai = ai
         self.new_seed = new_seed
@@ -116,14 +220,26 @@ class Authority:
         self._sweeper: asyncio.Task[None] | None = None
         self.writer = Writer(store)
         self.damaged: set[str] = set()
+        self.timekeeper: Timekeeper | None = None
+        self._clock_tasks: set[asyncio.Task[None]] = set()
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
         return await asyncio.to_thread(call, *args)
 
+    async def start_clocks(self) -> None:
+        """Give the running clocks back the time the server was down, then keep time (``timekeeper``)."""
+        self.timekeeper = Timekeeper(self)
+        await self.timekeeper.give_back_downtime()
+
     async def stop(self) -> None:
-        """Stop the eviction sweep and every AI (a task still thinking is cancelled)."""
+        """Stop the timekeeper, the eviction sweep and every AI (a task still thinking is cancelled)."""
         self._closing = True
+        if self.timekeeper is not None:
+            await self.timekeeper.stop()
+        for game in self.games.values():
+            if game.away_timer is not None:
+                game.away_timer.cancel()
         tasks = [g.ai_task for g in self.games.values() if g.ai_task is not None and not g.ai_task.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
@@ -175,13 +291,27 @@ class Authority:
         info, entries = loaded
         undos = tuple(sum(1 for e in entries if e.kind == UNDO and e.seat == seat) for seat in (0, 1))
         state = replay(info.variant, info.rounds, info.seed, entries)
-        return LiveGame(info, state, len(entries), (undos[0], undos[1]), self.settings.undo_limit)
+        game = self._live(info, state, len(entries), (undos[0], undos[1]))
+        game.ending = ending_of(entries)
+        game.decided = [any(e.kind == ACTION and e.seat == seat for e in entries) for seat in (0, 1)]
+        marks = [m for m in (info.moved, info.clock.since if info.clock else None) if m is not None]
+        game.mark = max(marks) if marks else info.created
+        return game
+
+    def _live(self, info: GameInfo, state: GameState, version: int,
+              undos: tuple[int, int] = (0, 0)) -> LiveGame:
+        return LiveGame(info, state, version, undos, self.settings.undo_limit, self.now,
+                        self.settings.leave_timeout)
 
     async def resume(self) -> None:
         """Load every game against the AI being played, so each AI whose turn it is plays."""
         for game_id in await self.db(self.store.games_in_play, Mode.AI):
             with contextlib.suppress(GameDamaged):
-                await self.live(game_id)
+                game = await self.live(game_id)
+                if game is not None and game.info.clock is not None:
+                    await self._sync_clock(game)
+        if self.timekeeper is not None:
+            self.timekeeper.start()
 
     async def game(self, game_id: str) -> LiveGame:
         """The game ``game_id``; 404 if there is none."""
@@ -194,7 +324,7 @@ class Authority:
     def add(self, info: GameInfo) -> LiveGame:
         """Serve the new table ``info`` (already stored), at its deal."""
         state = GameState.new(Settings.of(info.variant, info.rounds), info.seed)
-        game = LiveGame(info, state, 0, undo_limit=self.settings.undo_limit)
+        game = self._live(info, state, 0)
         self.games[info.id] = game
         return game
 
@@ -217,6 +347,8 @@ class Authority:
             players=players,
             token_hashes=hashes,
             status=Status.PLAYING if ai else Status.OPEN,
+            clock=Clock.new(request.clock.control()) if request.clock else None,
+            moved=self.now(),
         )
         self.quotas.admit_table(address, info.id, ai, self._ai_in_play)
         try:
@@ -266,12 +398,16 @@ class Authority:
         """Give ``seat`` of an open table to ``nickname`` with a new token (the game starts); 409
         with ``taken`` if the database says the seat is no longer free. Called under the game's lock."""
         token = new_token()
-        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, token_hash(token)):
+        now = self.now()
+        clock = game.info.clock.start(game.state.turn, now) if game.info.clock is not None else None
+        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, token_hash(token), clock):
             raise ServiceError(409, taken)
         game.info.players[seat] = nickname
         game.info.token_hashes[seat] = token_hash(token)
-        game.info.status = Status.PLAYING
+        game.info.status, game.info.clock, game.mark = Status.PLAYING, clock, now
+        game.gone_since[seat] = now
         self.broadcast(game)
+        self.wake_clocks()
         return token
 
     # ------------------------------------------------------------ changes
@@ -287,6 +423,7 @@ class Authority:
                     "stale", f"your state is out of date (version {message.version}, now {game.version})"
                 )
             self._check_turn(game, seat)
+            await self._check_time(game, seat)
             after = game.state.copy()
             try:
                 after.apply(message.action)
@@ -297,7 +434,7 @@ class Authority:
             await self._commit(game, ACTION, str(ACTIONS[after.history[-1]]), seat, after)
 
     def _check_turn(self, game: LiveGame, seat: int) -> None:
-        if game.state.is_over:
+        if game.finished:
             raise ClientError("illegal_action", "the game is over: no action is legal")
         if game.info.status == Status.CLOSED:
             raise ClientError("illegal_action", "this table is closed: its rematch offer was withdrawn or "
@@ -315,6 +452,9 @@ class Authority:
         async with game.lock:
             if game.info.status in (Status.OPEN, Status.CLOSED):
                 raise ClientError("cannot_undo", "nothing to take back: the game has not started")
+            if game.finished:
+                raise ClientError("cannot_undo", "the game is over: nothing can be taken back")
+            await self._check_time(game, seat)
             span = undo_span(game.state, seat)
             if isinstance(span, str):
                 raise ClientError("cannot_undo", span)
@@ -326,14 +466,21 @@ class Authority:
             await self._commit(game, UNDO, undo_notation(game.state, span), seat, after)
             game.undos[seat] += 1
 
-    async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState) -> None:
-        """Write one log entry (group commit, see ``writer``), then make ``after`` the game's state
-        and tell every client. ``StoreUnavailable`` (nothing changed) if it could not be stored."""
-        status = Status.OVER if after.is_over else game.info.status
+    async def _commit(self, game: LiveGame, kind: str, notation: str, seat: int, after: GameState,
+                      ended: Ending | None = None) -> None:
+        """Write one log entry (group commit, see ``writer``) with the game's clock after it, then make
+        ``after`` the game's state and tell every client. ``StoreUnavailable`` (nothing changed) if it
+        could not be stored."""
+        now = self.now()
+        status = Status.OVER if after.is_over or ended is not None else game.info.status
         winner = after.outcome.winner if after.outcome is not None else None
-        entry = Entry(game.version, kind, notation, seat)
+        clock, spent = game.info.clock, None
+        if clock is not None:
+            spent = None if kind == END else max(0, int((now - game.mark).total_seconds() * 1000))
+            clock = clock.after_decision(seat, now, game.clock_seat(after, status))
+        entry = Entry(game.version, kind, notation, seat, now, spent)
         try:
-            await self.writer.append(game.info.id, entry, status, winner)
+            await self.writer.append(game.info.id, entry, status, winner, clock, ended)
         except StoreUnavailable:
             raise
         except Exception as error:
@@ -341,10 +488,151 @@ class Authority:
             logger.exception("game %s: entry %d could not be stored", game.info.id, entry.index)
             raise StoreUnavailable(f"entry {entry.index} of game {game.info.id} was not stored") from error
         kept = min(len(game.state.history), len(after.history))
-        game.state, game.version = after, entry.index + 1
-        game.info.status, game.info.winner = status, winner
+        game.state, game.version, game.mark = after, entry.index + 1, now
+        game.info.status, game.info.winner, game.info.clock, game.info.moved = status, winner, clock, now
+        if kind == ACTION:
+            game.decided[seat] = True
+        if ended is not None:
+            game.info.ended, game.ending = ended, (ended, seat)
         self.broadcast(game, kept)
         self.kick_ai(game)
+        self.wake_clocks()
+
+    # ------------------------------------------------------------ endings: time, resign, abort, leave
+
+    async def _check_time(self, game: LiveGame, seat: int) -> None:
+        """Under the game's lock: if ``seat``'s clock has run out, the game ends on time and the
+        decision is refused (``time_up``)."""
+        clock = game.info.clock
+        if clock is not None and clock.running == seat and clock.flagged(self.now()):
+            await self._end(game, Ending.TIME, seat)
+            raise ClientError("time_up", "your time ran out before this move arrived: the game is lost "
+                              "on time")
+
+    async def _end(self, game: LiveGame, ending: Ending, seat: int) -> None:
+        """End the game off the board (under its lock): an ``end`` entry against ``seat``; a forfeit
+        gives the match to the other seat, an abort or an abandonment to nobody."""
+        after = game.state.copy()
+        if ending.forfeits:
+            after.forfeit(seat, str(ending))
+        await self._commit(game, END, str(ending), seat, after, ending)
+        logger.info("game %s ended: %s (seat %d)", game.info.id, ending, seat)
+
+    async def resign(self, game: LiveGame, seat: int | None) -> None:
+        """``seat`` resigns: the opponent wins the match (reason ``resigned``)."""
+        async with game.lock:
+            if not game.can_resign(seat) or seat is None:
+                raise ClientError("cannot_resign", _why_not(game, seat, "resign"))
+            await self._end(game, Ending.RESIGNED, seat)
+
+    async def abort(self, game: LiveGame, seat: int | None) -> None:
+        """``seat`` aborts the game before both seats have decided: it ends with no winner."""
+        async with game.lock:
+            if not game.can_resign(seat) or seat is None:
+                raise ClientError("cannot_abort", _why_not(game, seat, "abort"))
+            if not game.can_abort(seat):
+                raise ClientError("cannot_abort", "both players have made a decision: the game can no "
+                                  "longer be aborted (you may resign)")
+            await self._end(game, Ending.ABORTED, seat)
+
+    async def claim_victory(self, game: LiveGame, seat: int | None) -> None:
+        """``seat`` claims the win over an opponent who left (no socket for ``leave_timeout``)."""
+        async with game.lock:
+            if not game.can_resign(seat) or seat is None:
+                raise ClientError("cannot_claim", _why_not(game, seat, "claim the win"))
+            if not game.leaving_counts:
+                raise ClientError("cannot_claim", "leaving does not count in this game (turn-based or "
+                                  "against the AI): the clock decides")
+            wait = game.away()[1 - seat]
+            if wait is None:
+                raise ClientError("cannot_claim", "your opponent is connected: the win cannot be claimed")
+            if wait > 0:
+                raise ClientError("cannot_claim", f"your opponent may still come back: you may claim "
+                                  f"the win in {wait / 1000:.0f} s")
+            await self._end(game, Ending.LEFT, 1 - seat)
+
+    async def flag(self, game_id: str) -> bool:
+        """End the game ``game_id`` on time if its running clock has run out; whether it did."""
+        game = await self.live(game_id)
+        if game is None:
+            return False
+        async with game.lock:
+            clock = game.info.clock
+            if (game.finished or game.info.status != Status.PLAYING or clock is None
+                    or clock.running is None or not clock.flagged(self.now())):
+                return False
+            await self._end(game, Ending.TIME, clock.running)
+        return True
+
+    async def abandon(self, game_id: str) -> bool:
+        """Close the untimed friend game ``game_id`` as abandoned if nothing was played there for
+        ``abandon_after``; whether it was."""
+        game = await self.live(game_id)
+        if game is None:
+            return False
+        async with game.lock:
+            idle = (self.now() - (game.info.moved or game.info.created)).total_seconds()
+            if (game.finished or game.info.status != Status.PLAYING or game.info.clock is not None
+                    or game.info.mode != Mode.FRIEND or idle < self.settings.abandon_after):
+                return False
+            await self._end(game, Ending.ABANDONED, game.state.turn)
+        return True
+
+    def wake_clocks(self) -> None:
+        """Tell the timekeeper a deadline may have changed (it looks again at once)."""
+        if self.timekeeper is not None:
+            self.timekeeper.wake()
+
+    # ------------------------------------------------------------ presence
+
+    def _arrived(self, game: LiveGame, seat: int | None) -> None:
+        if seat is None:
+            return
+        was_away = game.gone_since[seat] is not None
+        game.gone_since[seat] = None
+        if was_away:
+            self._presence_changed(game)
+
+    def _departed(self, game: LiveGame, seat: int | None) -> None:
+        if seat is None or game.connected(seat):
+            return
+        game.gone_since[seat] = self.now()
+        self._presence_changed(game)
+        if game.leaving_counts and not self._closing:
+            if game.away_timer is not None:
+                game.away_timer.cancel()
+            delay = self.settings.leave_timeout + 0.05
+            game.away_timer = asyncio.get_running_loop().call_later(delay, self.broadcast, game)
+
+    def _presence_changed(self, game: LiveGame) -> None:
+        """A seat came or went: the other clients are told, and an AI game's clock pauses or resumes."""
+        if game.info.mode == Mode.AI and game.info.clock is not None and not self._closing:
+            task = asyncio.create_task(self._sync_clock(game))
+            self._clock_tasks.add(task)
+            task.add_done_callback(self._clock_tasks.discard)
+        elif game.leaving_counts:
+            self.broadcast(game)
+
+    async def _sync_clock(self, game: LiveGame) -> None:
+        """Run the clock of the seat whose clock should run now (an AI game's human pauses it by
+        leaving), stored before it is told."""
+        async with game.lock:
+            clock = game.info.clock
+            if clock is None:
+                return
+            seat, now = game.clock_seat(game.state, game.info.status), self.now()
+            if clock.running == seat:
+                return
+            changed = clock.stop(now) if seat is None else clock.stop(now).start(seat, now)
+            try:
+                await self.db(self.store.set_clock, game.info.id, changed)
+            except StoreUnavailable:
+                return
+            game.info.clock = changed
+            if seat is not None:
+                game.mark = now
+        self.broadcast(game)
+        self.wake_clocks()
 
     def broadcast(self, game: LiveGame, log_from: int | None = None) -> None:
         """Queue the game's state for every client (one message built per seat), with the log's
@@ -480,8 +768,9 @@ class Authority:
                 REFUSED.labels("spectators").inc()
                 raise ClientError("limit", f"this game has as many spectators as it may have "
                                   f"({self.settings.spectators_per_game}): try again later")
-        conn.send(state_text(game, conn.seat))
         game.connections.add(conn)
+        self._arrived(game, conn.seat)
+        conn.send(state_text(game, conn.seat))
         self.kick_ai(game)
 
     async def receive(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:
@@ -494,6 +783,12 @@ class Authority:
             elif isinstance(message, SyncMessage):
                 conn.send(state_text(game, conn.seat))
                 self.kick_ai(game)
+            elif isinstance(message, ResignMessage):
+                await self.resign(game, conn.seat)
+            elif isinstance(message, AbortMessage):
+                await self.abort(game, conn.seat)
+            elif isinstance(message, ClaimVictoryMessage):
+                await self.claim_victory(game, conn.seat)
         except ClientError as error:
             conn.send(error_message(error.code, error.message))
             if error.code == "stale":
@@ -505,7 +800,17 @@ class Authority:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""
         game.connections.discard(conn)
         game.used = time.monotonic()
+        self._departed(game, conn.seat)
         idle = not game.connections and not game.ai_busy
         done = game.state.is_over or game.info.status == Status.CLOSED
         if idle and done and self.games.get(game.info.id) is game:
             del self.games[game.info.id]
+
+
+def _why_not(game: LiveGame, seat: int | None, what: str) -> str:
+    """Why ``seat`` may not ``what`` (resign, abort, claim the win) in ``game`` now."""
+    if seat is None:
+        return f"spectators cannot {what}: open the game with your seat's link"
+    if game.finished:
+        return f"the game is over: you cannot {what}"
+    return f"the game has not started: you cannot {what} before your opponent sits down"

@@ -1,7 +1,10 @@
 """A game's log: replaying it into a state, and the misclick-undo rule.
 
 The log is the truth; a ``GameState`` is a cache rebuilt by replaying the log's
-actions with the engine, after folding away the moves each undo entry took back.
+actions with the engine, after folding away the moves each undo entry took back. An ``end``
+entry, always the last, ends the game off the board: its notation is an ``Ending``; a forfeit
+(time, resigned, left) replays as the engine's forfeit by the entry's seat, an abort or an
+abandonment leaves the board as it was, with no winner.
 
 Misclick undo is a rule of this web app, as Board Game Arena offers it, not a rule of
 the game (it is not in docs/rules.md): a seat may take back its last card play of the turn
@@ -20,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..engine import ACTIONS, GameState, Kind, SchottenError, Settings
-from .store import ACTION, UNDO, Entry
+from .store import ACTION, END, UNDO, Entry
+from .vocab import Ending
 
 UNDO_SEPARATOR = "; "
 _CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
@@ -43,8 +47,14 @@ def fold(entries: Iterable[Entry]) -> list[tuple[str, int]]:
 def _fold(entries: Iterable[Entry]) -> list[tuple[str, int, int]]:
     """The moves that stand, as (notation, seat, index of their entry)."""
     moves: list[tuple[str, int, int]] = []
+    ended = False
     for entry in entries:
-        if entry.kind == ACTION:
+        if ended:
+            raise LogError(f"entry {entry.index} comes after the game's end entry", entry.index)
+        if entry.kind == END:
+            ended = True
+            _ending(entry)
+        elif entry.kind == ACTION:
             moves.append((entry.notation, entry.seat, entry.index))
         elif entry.kind == UNDO:
             undone = entry.notation.split(UNDO_SEPARATOR)
@@ -58,9 +68,26 @@ def _fold(entries: Iterable[Entry]) -> list[tuple[str, int, int]]:
     return moves
 
 
+def _ending(entry: Entry) -> Ending:
+    """The ending an ``end`` entry records; ``LogError`` if it is not one."""
+    try:
+        return Ending(entry.notation)
+    except ValueError:
+        raise LogError(f"end entry {entry.index} names no known ending ({entry.notation!r})",
+                       entry.index) from None
+
+
+def ending_of(entries: list[Entry]) -> tuple[Ending, int] | None:
+    """How the log's game ended off the board (the ending and the seat its end entry names), or None."""
+    if entries and entries[-1].kind == END:
+        return _ending(entries[-1]), entries[-1].seat
+    return None
+
+
 def replay(variant: str, rounds: int, seed: int, entries: Iterable[Entry]) -> GameState:
     """The state a game's log leads to (every move checked by the engine); ``LogError`` naming the
     first entry that does not replay."""
+    entries = list(entries)
     state = GameState.new(Settings.of(variant, rounds), seed)
     for text, seat, index in _fold(entries):
         if state.turn != seat:
@@ -69,6 +96,13 @@ def replay(variant: str, rounds: int, seed: int, entries: Iterable[Entry]) -> Ga
             state.apply(text)
         except SchottenError as error:
             raise LogError(f"entry {index} ({text}) does not replay: {error}", index) from None
+    ending = ending_of(entries)
+    if ending is not None and ending[0].forfeits:
+        try:
+            state.forfeit(ending[1], str(ending[0]))
+        except (SchottenError, ValueError) as error:
+            index = entries[-1].index
+            raise LogError(f"end entry {index} does not replay: {error}", index) from None
     return state
 
 

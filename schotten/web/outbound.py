@@ -52,6 +52,10 @@ class Served(Protocol):
         """How many more undos ``seat`` may ask for."""
         ...
 
+    def extras(self, seat: int | None) -> dict[str, Any]:
+        """The clock, the ending and the seat's choices (resign, abort, claim), as plain data."""
+        ...
+
 
 class Told:
     """A game's parts of the state message that do not depend on who is told, encoded once per
@@ -128,6 +132,7 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
         ("rematch", encode(info.rematch.told() if info.rematch is not None else None)),
         ("rematch_of", encode(info.rematch_of)),
         ("rematch_closed", encode(info.rematch_closed.told() if info.rematch_closed is not None else None)),
+        *((key, encode(value)) for key, value in game.extras(seat).items()),
     )
     return "{" + ",".join(f'"{key}":{text}' for key, text in parts) + "}"
 
@@ -140,8 +145,11 @@ def legal(game: Served, seat: int | None) -> list[dict[str, Any]]:
     return [action_parts(i) for i in state.legal_action_ids()]
 
 
-def table_of(info: GameInfo) -> Table:
-    """A game row as the lobby shows it (never the seed or a token)."""
+def table_of(info: GameInfo, turn: int | None = None) -> Table:
+    """A game row as the lobby shows it (never the seed or a token); ``turn`` the seat to move, if
+    known (else the seat whose clock runs)."""
+    if turn is None and info.clock is not None:
+        turn = info.clock.running
     return Table(
         id=info.id,
         variant=info.variant,
@@ -154,6 +162,9 @@ def table_of(info: GameInfo) -> Table:
         winner=info.winner,
         rematch=info.rematch.id if info.rematch is not None else None,
         rematch_of=info.rematch_of,
+        clock=info.clock.control.to_dict() if info.clock is not None else None,
+        ended=str(info.ended) if info.ended is not None else None,
+        turn=turn if info.status == Status.PLAYING else None,
     )
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from ..engine import GameState, Settings
 from .authority import Authority, LiveGame
+from .clock import Clock
 from .errors import ServiceError, check_has_game
 from .offer import TOO_LATE, Offer, OfferState
 from .schemas import ClosedOffer, SeatGrant
@@ -109,6 +110,7 @@ class Rematcher:
             token_hashes=hashes,
             status=Status.OPEN,
             rematch_of=old.id,
+            clock=Clock.new(old.clock.control) if old.clock is not None else None,
         )
         if not await self.db(self.store.add_rematch, old.id, seat, info):
             old.rematch = await self.db(self.store.rematch_of, old.id)

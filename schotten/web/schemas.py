@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .clock import TimeControl
 from .offer import CLOSING
 from .vocab import DEFAULT_LEVEL, LEVEL_NAMES, VARIANTS, Mode, Status
 
@@ -129,6 +130,36 @@ def _kind_of(body: Any) -> str:
     return "null" if body is None else _KINDS.get(type(body), "something else")
 
 
+MAX_CLOCK_SECONDS = 3 * 3600
+"""The longest real-time bank (seconds) a table may be created with; increments up to 600 s."""
+MAX_DAYS = 14
+
+
+class ClockSpec(BaseModel):
+    """A time control: ``{"initial": S, "increment": S}`` (real-time, whole seconds) or
+    ``{"days": N}`` (turn-based, days per move)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    initial: int | None = Field(None, ge=1, le=MAX_CLOCK_SECONDS)
+    increment: int | None = Field(None, ge=0, le=600)
+    days: int | None = Field(None, ge=1, le=MAX_DAYS)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockSpec:
+        if self.days is not None and (self.initial is not None or self.increment is not None):
+            raise ValueError('a clock is either {"initial", "increment"} (real-time) or {"days"} '
+                             "(turn-based), not both")
+        if self.days is None and self.initial is None:
+            raise ValueError('a clock needs "initial" seconds (real-time, with an optional "increment") '
+                             'or "days" per move (turn-based)')
+        return self
+
+    def control(self) -> TimeControl:
+        """The time control asked for."""
+        return TimeControl(self.initial, self.increment or 0, self.days)
+
+
 class CreateTable(BaseModel):
     """A new table: the variant, the rounds, against the AI (at a level) or a friend; your seat."""
 
@@ -140,6 +171,7 @@ class CreateTable(BaseModel):
     level: Level | None = None
     nickname: str
     seat: Literal[0, 1] | None = None
+    clock: ClockSpec | None = None
 
     @field_validator("nickname", mode="before")
     @classmethod
@@ -216,8 +248,16 @@ class Table(BaseModel):
     winner: int | None
     rematch: str | None = None
     rematch_of: str | None = None
+    clock: dict[str, int] | None = None
+    """The time control: ``{"initial", "increment"}`` or ``{"days"}``; None: untimed."""
+    ended: str | None = None
+    """How the game ended off the board (time, resigned, aborted, left, abandoned), if it did."""
+    turn: int | None = None
+    """The seat to move while the game is played (None when not known without loading it)."""
     seat: int | None = None
     """The seat this browser holds at the table (in ``/api/my-games`` only; None elsewhere)."""
+    your_turn: bool = False
+    """Whether it is this browser's seat to move (in ``/api/my-games`` only)."""
 
 
 class GameSummary(Table):

@@ -15,6 +15,7 @@ browser's own tables, a game's summary, record and replay).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -26,7 +27,7 @@ from starlette.websockets import WebSocket
 from ..engine.record import record_of
 from .ai import AiPool
 from .authority import Authority, LiveGame
-from .errors import ServiceError, check_has_game
+from .errors import ServiceError, StoreUnavailable, check_has_game
 from .outbound import replay_steps, table_of
 from .quotas import UNKNOWN_ADDRESS
 from .rematch import Rematcher
@@ -34,7 +35,8 @@ from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .seats import cookie_tokens, seat_of_token
 from .settings import WebSettings
 from .sockets import SocketServer
-from .store import Store
+from .store import GameInfo, Store
+from .vocab import Status
 
 REPLAY_CACHE = 16
 """How many finished games' replays are kept built."""
@@ -60,6 +62,7 @@ class GameService:
         """Check the database (``Store.check``: ``StoreUnavailable`` naming the path or URL if it
         cannot be used), create the tables if needed and resume every AI whose turn it is."""
         await self.authority.db(self.store.check)
+        await self.authority.start_clocks()
         await self.authority.resume()
         self.authority.start_sweeping()
 
@@ -111,11 +114,24 @@ class GameService:
         a flood of open tables cannot push the games being played out)."""
         since = datetime.now(UTC) - timedelta(seconds=self.settings.open_table_ttl)
         infos = await self.authority.db(self.store.lobby, self.settings.table_limit, since)
-        return [table_of(info) for info in infos]
+        return [table_of(info, self._turn(info.id)) for info in infos]
+
+    def _turn(self, game_id: str) -> int | None:
+        """The seat to move in ``game_id`` if it is loaded and being played, else None."""
+        game = self.games.get(game_id)
+        return None if game is None or game.finished else game.state.turn
+
+    async def _loaded_turn(self, info: GameInfo) -> int | None:
+        """The seat to move in the game ``info`` while it is played (loaded to know it), else None."""
+        if info.status != Status.PLAYING:
+            return None
+        with contextlib.suppress(ServiceError, StoreUnavailable):
+            await self.authority.live(info.id)
+        return self._turn(info.id)
 
     async def mine(self, cookies: Mapping[str, str]) -> list[Table]:
-        """The tables whose seat this browser holds (a valid seat cookie), newest first, each with
-        ``seat`` set; at most ``table_limit`` of them (an open table that expired is left out: it
+        """The tables whose seat this browser holds (a valid seat cookie), those where it is its seat's
+        move first, then newest first, each with ``seat`` and ``your_turn`` set; at most ``table_limit`` of them (an open table that expired is left out: it
         cannot be joined any more)."""
         tokens = cookie_tokens(cookies)
         ids = sorted(tokens)[: 4 * self.settings.table_limit]
@@ -123,7 +139,10 @@ class GameService:
         for info in await self.authority.db(self.store.infos, ids):
             seat = seat_of_token(info, tokens[info.id])
             if seat is not None and not self.authority.expired(info):
-                found.append(table_of(info).model_copy(update={"seat": seat}))
+                turn = await self._loaded_turn(info)
+                table = table_of(info, turn)
+                found.append(table.model_copy(update={"seat": seat, "your_turn": turn == seat}))
+        found.sort(key=lambda table: not table.your_turn)
         return found[: self.settings.table_limit]
 
     async def summary(self, game_id: str) -> GameSummary:
@@ -157,7 +176,7 @@ class GameService:
         ``check_has_game``) or a game not over yet (its ``what`` would reveal hidden cards)."""
         game = await self.authority.game(game_id)
         check_has_game(game.info, what)
-        if not game.state.is_over:
+        if not game.finished:
             raise ServiceError(
                 409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"
             )

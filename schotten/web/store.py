@@ -36,15 +36,29 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from . import metrics
-from .db import Base, ClosedRematchRow, GameRow, LogRow, RematchRow, is_memory, make_engine, sqlite_path, utc
+from .clock import Clock, TimeControl
+from .db import (
+    Base,
+    ClosedRematchRow,
+    GameRow,
+    LogRow,
+    RematchRow,
+    ServerBeatRow,
+    is_memory,
+    make_engine,
+    sqlite_path,
+    utc,
+)
 from .errors import StoreUnavailable
 from .offer import Offer, OfferState
-from .vocab import Mode, Status
+from .vocab import Ending, Mode, Status
 
 logger = logging.getLogger("schotten.web")
 
 ACTION = "action"
 UNDO = "undo"
+END = "end"
+"""The kind of the entry that ends a game off the board (its notation: an ``Ending``)."""
 
 
 @dataclass(slots=True)
@@ -54,6 +68,8 @@ class GameInfo:
     ``rematch`` is this game's rematch offer while it is open or accepted, ``rematch_of`` the game
     this table is the rematch of. ``rematch_closed`` is, for a finished game with no rematch,
     its last offer that was withdrawn or declined (if any); for a closed rematch table, its own.
+    ``clock`` is the game's clock (None: untimed), ``ended`` how it ended off the board (None: it
+    did not), ``moved`` when its last entry was stored.
     """
 
     id: str
@@ -71,17 +87,22 @@ class GameInfo:
     rematch: Offer | None = None
     rematch_of: str | None = None
     rematch_closed: Offer | None = None
+    clock: Clock | None = None
+    ended: Ending | None = None
+    moved: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One log entry: ``kind`` is ``action`` or ``undo``; ``index`` counts from 0."""
+    """One log entry: ``kind`` is ``action``, ``undo`` or ``end``; ``index`` counts from 0;
+    ``spent_ms`` is how long the decision took (None: untimed)."""
 
     index: int
     kind: str
     notation: str
     seat: int
     time: datetime = field(default_factory=lambda: datetime.now(UTC))
+    spent_ms: int | None = None
 
 
 def _info(row: GameRow) -> GameInfo:
@@ -98,11 +119,42 @@ def _info(row: GameRow) -> GameInfo:
         status=Status(row.status),
         winner=row.winner,
         created=utc(row.created),
+        clock=_clock_of(row),
+        ended=Ending(row.ended) if row.ended else None,
+        moved=utc(row.moved) if row.moved is not None else None,
     )
 
 
+def _clock_of(row: GameRow) -> Clock | None:
+    """The game's clock from its columns (None: untimed)."""
+    if row.clock_initial is None and row.clock_days is None:
+        return None
+    control = TimeControl(row.clock_initial, row.clock_increment or 0, row.clock_days)
+    left = (control.allowance_ms if row.clock_ms0 is None else row.clock_ms0,
+            control.allowance_ms if row.clock_ms1 is None else row.clock_ms1)
+    since = utc(row.clock_since) if row.clock_since is not None else None
+    return Clock(control, left, row.clock_seat if since is not None else None, since)
+
+
+def clock_values(clock: Clock | None) -> dict[str, Any]:
+    """The games columns that hold what changes of a clock (all None for an untimed game)."""
+    if clock is None:
+        return {"clock_ms0": None, "clock_ms1": None, "clock_seat": None, "clock_since": None,
+                "deadline": None}
+    return {"clock_ms0": clock.left[0], "clock_ms1": clock.left[1], "clock_seat": clock.running,
+            "clock_since": utc(clock.since) if clock.since else None,
+            "deadline": utc(clock.deadline) if clock.deadline else None}
+
+
 def _row(info: GameInfo) -> GameRow:
+    control = info.clock.control if info.clock is not None else None
     return GameRow(
+        clock_initial=control.initial if control else None,
+        clock_increment=control.increment if control and not control.turn_based else None,
+        clock_days=control.days if control else None,
+        ended=str(info.ended) if info.ended else None,
+        moved=utc(info.moved) if info.moved else None,
+        **clock_values(info.clock),
         id=info.id,
         variant=info.variant,
         rounds=info.rounds,
@@ -163,7 +215,7 @@ def _closed_links(session: Session, ids: list[str]) -> dict[str, Offer]:
 
 
 def _entry(row: LogRow) -> Entry:
-    return Entry(row.index, row.kind, row.notation, row.seat, utc(row.time))
+    return Entry(row.index, row.kind, row.notation, row.seat, utc(row.time), row.spent_ms)
 
 
 class Store:
@@ -369,17 +421,22 @@ class Store:
         with self._use() as session:
             return list(session.scalars(query))
 
-    def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str) -> bool:
-        """Give the free ``seat`` of an open table to a player and start the game; False if the seat
-        was taken or the table is no longer open (a closed rematch table)."""
+    def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str,
+                  clock: Clock | None = None) -> bool:
+        """Give the free ``seat`` of an open table to a player and start the game (with ``clock``, its
+        first clock running, if it is timed); False if the seat was taken or the table is no longer
+        open (a closed rematch table)."""
         player = GameRow.player0 if seat == 0 else GameRow.player1
         token = GameRow.token_hash0 if seat == 0 else GameRow.token_hash1
         query = (
             update(GameRow)
             .where(GameRow.id == game_id, GameRow.mode == Mode.FRIEND.value,
                    GameRow.status == Status.OPEN.value, token.is_(None))
-            .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value})
+            .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value,
+                     GameRow.moved: datetime.now(UTC)})
         )
+        if clock is not None:
+            query = query.values(clock_values(clock))
         with self._use() as session, session.begin():
             return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
@@ -401,11 +458,69 @@ class Store:
         """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
         self.append_many([Append(game_id, entry, status, winner)])
 
+    def set_clock(self, game_id: str, clock: Clock) -> None:
+        """Store a game's clock as it now stands (paused or resumed)."""
+        with self._use() as session, session.begin():
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(clock_values(clock)))
+
+    def deadlines(self, now: datetime, limit: int = 100) -> tuple[list[str], datetime | None]:
+        """The games being played whose clock ran out by ``now`` (at most ``limit``, earliest first),
+        and the next deadline after ``now`` (None: no clock runs)."""
+        with self._use() as session:
+            base = select(GameRow.id, GameRow.deadline).where(
+                GameRow.status == Status.PLAYING.value, GameRow.deadline.is_not(None))
+            due = session.execute(base.where(GameRow.deadline <= utc(now))
+                                  .order_by(GameRow.deadline).limit(limit)).all()
+            later = session.scalar(select(func.min(GameRow.deadline)).where(
+                GameRow.status == Status.PLAYING.value, GameRow.deadline > utc(now)))
+            return [row[0] for row in due], utc(later) if later is not None else None
+
+    def idle_friend_games(self, before: datetime, limit: int = 100) -> list[str]:
+        """Untimed friend games being played whose last entry (or start) is older than ``before``."""
+        query = (
+            select(GameRow.id)
+            .where(GameRow.status == Status.PLAYING.value, GameRow.mode == Mode.FRIEND.value,
+                   GameRow.clock_initial.is_(None), GameRow.clock_days.is_(None),
+                   func.coalesce(GameRow.moved, GameRow.created) < utc(before))
+            .limit(limit)
+        )
+        with self._use() as session:
+            return list(session.scalars(query))
+
+    def beat(self, now: datetime) -> None:
+        """Note that the server is running at ``now`` (see ``give_back_downtime``)."""
+        with self._use() as session, session.begin():
+            row = session.get(ServerBeatRow, 1)
+            if row is None:
+                session.add(ServerBeatRow(id=1, seen=utc(now)))
+            else:
+                row.seen = utc(now)
+
+    def give_back_downtime(self, now: datetime) -> float:
+        """Move every running clock on by the time since the server was last seen running, so the
+        time it was down costs nobody; the seconds given back (0 the first time)."""
+        with self._use() as session, session.begin():
+            row = session.get(ServerBeatRow, 1)
+            if row is None:
+                return 0.0
+            down = utc(now) - utc(row.seen)
+            if down.total_seconds() <= 0:
+                return 0.0
+            query = select(GameRow).where(GameRow.status == Status.PLAYING.value,
+                                          GameRow.clock_since.is_not(None))
+            for game in session.scalars(query):
+                clock = _clock_of(game)
+                if clock is not None:
+                    for key, value in clock_values(clock.shifted(down)).items():
+                        setattr(game, key, value)
+            row.seen = utc(now)
+            return down.total_seconds()
+
     def append_many(self, appends: list[Append]) -> None:
         """Store every append (entries of different games, or later entries of one game after its
         earlier ones), in one transaction: all are stored or none."""
         rows = [_log_values(item) for item in appends]
-        games = [{"game": a.game_id, "new_status": str(a.status), "new_winner": a.winner} for a in appends]
+        games = [_game_values(item) for item in appends]
         with self._use() as session, session.begin():
             connection = session.connection()
             connection.execute(insert(_LOG), rows)
@@ -420,22 +535,34 @@ class Append:
     entry: Entry
     status: Status
     winner: int | None
+    clock: Clock | None = None
+    """The game's clock after the entry (None: untimed)."""
+    ended: Ending | None = None
 
 
 _GAMES = Base.metadata.tables[GameRow.__tablename__]
 _LOG = Base.metadata.tables[LogRow.__tablename__]
+_CHANGED = ("clock_ms0", "clock_ms1", "clock_seat", "clock_since", "deadline", "ended", "moved")
 _SET_STATUS = (
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game"))
-    .values(status=bindparam("new_status"), winner=bindparam("new_winner"))
+    .values(status=bindparam("new_status"), winner=bindparam("new_winner"),
+            **{name: bindparam(f"new_{name}") for name in _CHANGED})
 )
-"""A game's new status and winner, for many games at once (executemany)."""
+"""A game's new status, winner, clock, ending and last move, for many games at once (executemany)."""
+
+
+def _game_values(item: Append) -> dict[str, Any]:
+    values = {"game": item.game_id, "new_status": str(item.status), "new_winner": item.winner,
+              "new_ended": str(item.ended) if item.ended else None, "new_moved": utc(item.entry.time)}
+    values.update({f"new_{key}": value for key, value in clock_values(item.clock).items()})
+    return values
 
 
 def _log_values(item: Append) -> dict[str, Any]:
     entry = item.entry
     return {"game_id": item.game_id, "index": entry.index, "kind": entry.kind, "notation": entry.notation,
-            "seat": entry.seat, "time": utc(entry.time)}
+            "seat": entry.seat, "time": utc(entry.time), "spent_ms": entry.spent_ms}
 
 
 def _check_folder(path: str) -> None:

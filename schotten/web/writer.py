@@ -18,9 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from . import metrics
+from .clock import Clock
 from .errors import StoreUnavailable
 from .store import Append, Entry, Store
-from .vocab import Status
+from .vocab import Ending, Status
 
 
 @dataclass(slots=True)
@@ -39,10 +40,12 @@ class Writer:
         self._flushing: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="schotten-writer")
 
-    async def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
-        """Store ``entry`` with its game's status and winner; return once it is stored (raise the
-        store's error, ``StoreUnavailable`` for a database that cannot be used, if it was not)."""
-        waiting = _Waiting(Append(game_id, entry, status, winner), asyncio.get_running_loop().create_future())
+    async def append(self, game_id: str, entry: Entry, status: Status, winner: int | None,
+                     clock: Clock | None = None, ended: Ending | None = None) -> None:
+        """Store ``entry`` with its game's status, winner, clock and ending; return once it is stored
+        (raise the store's error, ``StoreUnavailable`` for a database that cannot be used, if it was not)."""
+        append = Append(game_id, entry, status, winner, clock, ended)
+        waiting = _Waiting(append, asyncio.get_running_loop().create_future())
         waiting.done.add_done_callback(_retrieved)
         self._queue.append(waiting)
         if self._flushing is None or self._flushing.done():
