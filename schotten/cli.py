@@ -382,6 +382,8 @@ def replay(
         _replay_frame(state, names, shown, ended=i == len(states) - 1 or _round_ended(states, i))
         for i, state in enumerate(states)
     ]
+    if "ending" in record:
+        frames[-1] = Group(frames[-1], Text(_ending_line(record["ending"], names), style="bold"))
     lines = Input(console)
     if step if step is not None else lines.interactive:
         _step_through(frames, console, lines)
@@ -389,6 +391,24 @@ def replay(
     for number, frame in enumerate(frames):
         console.rule(f"position {number} of {len(frames) - 1}")
         console.print(frame)
+
+
+ENDING_WORDS = {
+    "time": "{who} ran out of time",
+    "resigned": "{who} resigned",
+    "left": "{who} left the game",
+    "aborted": "{who} aborted the game",
+    "abandoned": "the game was abandoned ({who} to move)",
+}
+"""How a replay says a game ended off the board (a version 2 record's ``ending``)."""
+
+
+def _ending_line(ending: dict[str, Any], names: tuple[str, str]) -> str:
+    """The last line of a replay of a game that ended off the board."""
+    seat = ending["seat"]
+    if seat is None:
+        return f"the game was {ending['reason']}"
+    return ENDING_WORDS[ending["reason"]].format(who=f"P{seat + 1} {names[seat]}")
 
 
 def _round_ended(states: list[GameState], index: int) -> bool:

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -18,7 +19,7 @@ from schotten.engine import Action, GameState, Kind, Phase, Settings, parse_acti
 from schotten.engine.cards import NUM_STONES, card_str
 from schotten.engine.explain import claim_proof
 from schotten.engine.position import format_position
-from schotten.engine.record import load_record
+from schotten.engine.record import ENDINGS, load_record, write_record_file
 
 runner = CliRunner()
 
@@ -198,6 +199,35 @@ def test_replay_of_a_corrupt_record_says_why(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(record), "--all"])
     assert result.exit_code == 1
     assert "move 1 'claim 9' is illegal" in result.output
+
+
+@pytest.mark.parametrize(
+    ("ending", "said"),
+    [
+        ({"reason": "time", "seat": 1}, "P2 bob ran out of time"),
+        ({"reason": "resigned", "seat": 0}, "P1 ann resigned"),
+        ({"reason": "aborted", "seat": 1}, "P2 bob aborted the game"),
+        ({"reason": "abandoned", "seat": None}, "the game was abandoned"),
+    ],
+)
+def test_replay_of_a_version_2_record_says_how_it_ended(
+    tmp_path: Path, ending: dict[str, Any], said: str
+) -> None:
+    """A record with a clock, decision times and an ending off the board replays, its last frame saying so."""
+    state = GameState.new(Settings.of("tactics"), 3)
+    for _ in range(5):
+        state.apply(state.legal_actions()[0])
+    if ending["reason"] in ENDINGS[:3]:
+        state.forfeit(ending["seat"], ending["reason"])
+    path = tmp_path / "game.json"
+    write_record_file(path, state, ["ann", "bob"], time_control={"initial": 60, "increment": 1},
+                      decision_ms=[900, 1200, None, 30, 0], ending=ending)
+    result = runner.invoke(app, ["replay", str(path), "--all"])
+    assert result.exit_code == 0, result.output
+    frames = 5 + (state.forfeited is not None)
+    assert result.output.count(f" of {frames} ") == frames + 1
+    before, last = result.output.split(f"position {frames} of {frames}")
+    assert said in last and said not in before
 
 
 # ---------------------------------------------------------------------- analyze

@@ -4,7 +4,9 @@ Each file in ``tests/golden/`` was played by a seeded random policy that always
 claims when it can. Loading one replays every action with the checked ``apply``
 and compares the stored result, so a change to the rules that alters what is
 legal or who wins makes these tests fail. The tests only read the files; after a
-deliberate rules change, regenerate them and review the diff::
+deliberate rules change, regenerate them and review the diff. The files are
+version 1 records (regenerating writes the current version): they also show that
+records of the old version still load and replay exactly::
 
     python -m tests.test_golden --regenerate
 """
@@ -19,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from schotten.engine.actions import CLAIM_BASE, DONE_ID
-from schotten.engine.record import dumps_record, load_record, record_of
+from schotten.engine.record import VERSION, dumps_record, load_record, record_of
 from schotten.engine.state import GameState, Settings
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -72,7 +74,7 @@ def test_golden_record_replays_to_its_result(stem: str) -> None:
     state = load_record(text)
     assert state.is_over and state.outcome is not None
     assert stored["result"] is not None and len(stored["result"]["rounds"]) == rounds
-    assert record_of(state, players=PLAYERS) == stored
+    assert record_of(state, players=PLAYERS) == {**stored, "version": VERSION}
 
 
 if __name__ == "__main__":

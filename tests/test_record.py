@@ -17,9 +17,12 @@ from schotten.engine import actions as A
 from schotten.engine.errors import RecordError
 from schotten.engine.position import format_position, parse_position
 from schotten.engine.record import (
+    ENDINGS,
     FORMAT,
     VERSION,
+    dumps,
     dumps_record,
+    load_game,
     load_record,
     parse_record,
     read_record_file,
@@ -31,6 +34,7 @@ from schotten.engine.record import (
 from schotten.engine.state import VARIANTS, GameState, Settings
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def _play(variant: str, seed: int, rounds: int = 1, steps: int | None = None,
@@ -67,7 +71,7 @@ def test_record_round_trip(variant: str, seed: int, rounds: int, first: int | No
 
 
 def test_record_fields(record: dict[str, Any], finished: GameState) -> None:
-    assert record["format"] == FORMAT and record["version"] == VERSION == 1
+    assert record["format"] == FORMAT and record["version"] == VERSION == 2
     assert record["variant"] == "tactics" and record["rounds"] == 2
     assert record["first_player"] is None and record["seed"] == 11
     assert record["actions"] == [str(A.ACTIONS[i]) for i in finished.history]
@@ -79,6 +83,7 @@ def test_record_fields(record: dict[str, Any], finished: GameState) -> None:
     assert result["scores"] == list(finished.outcome.scores)
     assert [r["reason"] for r in result["rounds"]] == [o.reason for o in finished.outcome.rounds]
     assert "players" not in record_of(finished) and "created" not in record_of(finished)
+    assert not {"forfeit", "time_control", "decision_ms", "ending"} & set(record)
 
 
 def test_game_in_progress_has_no_result() -> None:
@@ -127,11 +132,14 @@ def test_dumps_is_valid_pretty_json(finished: GameState) -> None:
     assert max(len(line) for line in text.splitlines()) <= 110
 
 
-def test_docs_example_record_loads() -> None:
-    found = re.search(r"```json\n(.*?)\n```", DOCS.read_text(encoding="utf-8"), re.S)
-    assert found is not None
-    state = load_record(found.group(1))
-    assert state.is_over and result_of(state.outcome) == json.loads(found.group(1))["result"]
+def test_docs_example_records_load() -> None:
+    found = re.findall(r"```json\n(.*?)\n```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert len(found) == 2
+    for text in found:
+        game = load_game(text)
+        assert game.version == VERSION
+        assert game.state.is_over and result_of(game.state.outcome) == json.loads(text)["result"]
+    assert load_game(found[1]).ending == {"reason": "resigned", "seat": 0}
 
 
 def test_position_set_up_by_hand_has_no_record() -> None:
@@ -180,7 +188,8 @@ def test_missing_field(record: dict[str, Any], key: str) -> None:
     ("key", "value", "match"),
     [
         ("format", "chess-pgn", r"not a game record: 'format' is 'chess-pgn'"),
-        ("version", 2, r"record version 2 is not supported"),
+        ("version", 3, r"record version 3 is not supported \(this engine reads 1 and 2\)"),
+        ("version", 0, r"record version 0 is not supported"),
         ("version", "1", r"record version '1' is not supported"),
         ("version", True, r"record version True is not supported"),
         ("variant", "chess", r"unknown variant 'chess'"),
@@ -198,7 +207,7 @@ def test_missing_field(record: dict[str, Any], key: str) -> None:
         ("players", "ann", r"'players' must be a list of two names"),
         ("players", ["ann", 7], r"'players' must be a list of two names"),
         ("created", 1700000000, r"'created' must be text"),
-        ("comment", "hi", r"unknown field 'comment'"),
+        ("comment", "hi", r"unknown field 'comment' in a version 2 record"),
     ],
 )
 def test_mistyped_field(record: dict[str, Any], key: str, value: object, match: str) -> None:
@@ -266,3 +275,195 @@ def test_result_of_an_unfinished_game(record: dict[str, Any]) -> None:
     record["actions"] = record["actions"][:30]
     with pytest.raises(RecordError, match="has a result, but its actions do not finish the game"):
         load_record(record)
+
+
+# ---------------------------------------------------------------------- version 2: clocks and endings
+
+BLITZ = {"initial": 180, "increment": 2}
+
+
+def _timed(state: GameState) -> list[int | None]:
+    return [100 * (i % 7) for i in range(len(state.history))]
+
+
+@pytest.fixture
+def resigned() -> GameState:
+    state = _play("tactics", 11, rounds=2, steps=30)
+    state.forfeit(1, "resigned")
+    return state
+
+
+@pytest.fixture
+def v2(resigned: GameState) -> dict[str, Any]:
+    return record_of(resigned, players=["ann", "bob"], time_control=BLITZ, decision_ms=_timed(resigned),
+                     ending={"reason": "resigned", "seat": 1})
+
+
+def test_version_2_fields_round_trip(v2: dict[str, Any], resigned: GameState) -> None:
+    assert v2["time_control"] == BLITZ and v2["decision_ms"] == _timed(resigned)
+    assert v2["forfeit"] == v2["ending"] == {"reason": "resigned", "seat": 1}
+    game = load_game(dumps(v2))
+    assert format_position(game.state) == format_position(resigned)
+    assert game.state.outcome is not None and game.state.outcome.winner == 0
+    assert (game.version, game.players, game.created) == (2, ("ann", "bob"), None)
+    assert game.time_control == BLITZ and game.ending == {"reason": "resigned", "seat": 1}
+    assert game.decision_ms == tuple(_timed(resigned))
+    again = record_of(game.state, list(game.players or ()), time_control=game.time_control,
+                      decision_ms=game.decision_ms, ending=game.ending)
+    assert again == v2
+
+
+def test_file_round_trip_of_version_2(tmp_path: Path, resigned: GameState) -> None:
+    path = tmp_path / "game.json"
+    spent = [None] * len(resigned.history)
+    write_record_file(path, resigned, time_control={"days": 3}, decision_ms=spent,
+                      ending={"reason": "resigned", "seat": 1})
+    game = load_game(path.read_text(encoding="utf-8"))
+    assert game.time_control == {"days": 3} and game.decision_ms == tuple(spent)
+    assert format_position(read_record_file(path)) == format_position(resigned)
+
+
+@pytest.mark.parametrize(("reason", "seat"),
+                         [("aborted", 0), ("aborted", 1), ("abandoned", 1), ("abandoned", None)])
+def test_game_ended_with_no_winner(reason: str, seat: int | None) -> None:
+    state = _play("expert", 5, steps=3)
+    record = record_of(state, time_control={"initial": 1, "increment": 0},
+                       ending={"reason": reason, "seat": seat})
+    assert record["result"] is None and "forfeit" not in record
+    game = load_game(json.dumps(record))
+    assert not game.state.is_over and game.state.outcome is None
+    assert game.ending == {"reason": reason, "seat": seat}
+    assert game.decision_ms is None
+
+
+@pytest.mark.parametrize("stem", ["base", "tactics-3-rounds"])
+def test_version_1_records_still_load(stem: str) -> None:
+    text = (GOLDEN / f"{stem}.json").read_text(encoding="utf-8")
+    assert json.loads(text)["version"] == 1
+    game = load_game(text)
+    assert game.version == 1 and game.state.is_over and game.players == ("random-claimer", "random-claimer")
+    assert (game.time_control, game.decision_ms, game.ending) == (None, None, None)
+    assert [format_position(s) for s in states_of(text)][-1] == format_position(load_record(text))
+
+
+def test_version_1_forfeit_still_loads(resigned: GameState) -> None:
+    old = record_of(resigned) | {"version": 1}
+    state = load_record(old)
+    assert state.forfeited == (1, "resigned") and format_position(state) == format_position(resigned)
+
+
+@pytest.mark.parametrize("key", ["time_control", "decision_ms", "ending"])
+def test_version_1_record_with_a_new_field_is_refused(v2: dict[str, Any], key: str) -> None:
+    old = {k: v for k, v in v2.items() if k not in ("time_control", "decision_ms", "ending")}
+    old |= {"version": 1, key: v2[key]}
+    with pytest.raises(RecordError, match=rf"a version 1 record has no '{key}' field \(it came in version 2"):
+        load_record(old)
+
+
+CONTROL = r"'time_control' must be \{'initial': seconds >= 1, 'increment': seconds >= 0\} or \{'days'"
+SPENT = r"'decision_ms' must be a list of whole numbers >= 0 or null"
+ENDING = (r"'ending' must be \{'reason': one of time, resigned, left, aborted, abandoned; "
+          r"'seat': 0, 1 or null\}")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "match"),
+    [
+        ("time_control", None, CONTROL + r".*, not None"),
+        ("time_control", "3+2", CONTROL + r".*, not '3\+2'"),
+        ("time_control", [180, 2], CONTROL),
+        ("time_control", {"initial": 180}, CONTROL),
+        ("time_control", {"initial": 0, "increment": 2}, CONTROL),
+        ("time_control", {"initial": 180, "increment": -1}, CONTROL),
+        ("time_control", {"initial": 180.0, "increment": 2}, CONTROL),
+        ("time_control", {"initial": True, "increment": 2}, CONTROL),
+        ("time_control", {"initial": "180", "increment": 2}, CONTROL),
+        ("time_control", {"days": 0}, CONTROL),
+        ("time_control", {"days": "3"}, CONTROL),
+        ("time_control", {"days": 3, "initial": 180}, CONTROL),
+        ("time_control", {"days": 3, "increment": 0}, CONTROL),
+        ("decision_ms", None, SPENT),
+        ("decision_ms", "1200", SPENT),
+        ("decision_ms", {"0": 1}, SPENT),
+        ("decision_ms", [-1] * 30, SPENT + r", not \[-1"),
+        ("decision_ms", [1.5] * 30, SPENT),
+        ("decision_ms", [True] * 30, SPENT),
+        ("decision_ms", ["10"] * 30, SPENT),
+        ("decision_ms", [0] * 29,
+         r"'decision_ms' must have one entry per action: it has 29, the record has 30 actions"),
+        ("decision_ms", [0] * 31, r"'decision_ms' must have one entry per action: it has 31"),
+        ("decision_ms", [], r"'decision_ms' must have one entry per action: it has 0"),
+        ("ending", None, ENDING),
+        ("ending", "resigned", ENDING),
+        ("ending", {"reason": "resigned"}, ENDING),
+        ("ending", {"reason": "bored", "seat": 1}, ENDING + r", not \{'reason': 'bored'"),
+        ("ending", {"reason": "resigned", "seat": 2}, ENDING),
+        ("ending", {"reason": "resigned", "seat": True}, ENDING),
+        ("ending", {"reason": "resigned", "seat": "1"}, ENDING),
+        ("ending", {"reason": "resigned", "seat": 1, "by": "ann"}, ENDING),
+        ("ending", {"reason": "RESIGNED", "seat": 1}, ENDING),
+        ("ending", {"reason": "resigned", "seat": 0},
+         r"a 'resigned' ending loses the match for its seat: "
+         r"'forfeit' must be \{'reason': 'resigned', 'seat': 0\} too"),
+        ("ending", {"reason": "resigned", "seat": None}, r"a 'resigned' ending loses the match for its seat"),
+        ("ending", {"reason": "time", "seat": 1},
+         r"a 'time' ending .* not \{'seat': 1, 'reason': 'resigned'\}"),
+        ("ending", {"reason": "left", "seat": 1}, r"a 'left' ending loses the match"),
+        ("ending", {"reason": "aborted", "seat": 1},
+         r"an 'aborted' game ended with no winner: it has no 'forfeit'"),
+        ("ending", {"reason": "abandoned", "seat": None}, r"an 'abandoned' game ended with no winner"),
+    ],
+)
+def test_mistyped_version_2_field(v2: dict[str, Any], key: str, value: object, match: str) -> None:
+    assert len(v2["actions"]) == 30
+    v2[key] = value
+    with pytest.raises(RecordError, match=match):
+        parse_record(v2)
+    with pytest.raises(RecordError, match=match):
+        load_record(json.dumps(v2))
+
+
+def test_forfeit_ending_without_the_forfeit(v2: dict[str, Any]) -> None:
+    del v2["forfeit"]
+    with pytest.raises(RecordError, match=r"'resigned' ending .* 'forfeit' must be .* not None"):
+        load_record(v2)
+
+
+def test_no_winner_ending_with_a_result(record: dict[str, Any]) -> None:
+    record["ending"] = {"reason": "aborted", "seat": 0}
+    with pytest.raises(RecordError, match="an 'aborted' game ended with no winner: its 'result' must be"):
+        load_record(record)
+
+
+def test_no_winner_ending_of_a_finished_game(record: dict[str, Any]) -> None:
+    record |= {"ending": {"reason": "abandoned", "seat": None}, "result": None}
+    with pytest.raises(RecordError,
+                       match="the record's actions finish the game, so it cannot have ended 'abandoned'"):
+        load_record(record)
+
+
+def test_record_of_checks_the_version_2_fields(finished: GameState, resigned: GameState) -> None:
+    with pytest.raises(RecordError, match=r"'decision_ms' must have one entry per action: it has 2"):
+        record_of(resigned, decision_ms=[1, 2])
+    with pytest.raises(RecordError, match=CONTROL):
+        record_of(resigned, time_control={"minutes": 3})
+    with pytest.raises(RecordError, match=r"a 'time' ending loses the match for its seat"):
+        record_of(resigned, ending={"reason": "time", "seat": 1})
+    with pytest.raises(RecordError, match=r"a 'left' ending .* not None"):
+        record_of(_play("base", 2, steps=4), ending={"reason": "left", "seat": 0})
+    with pytest.raises(RecordError, match=r"'aborted' game ended with no winner: it has no 'forfeit'"):
+        record_of(resigned, ending={"reason": "aborted", "seat": 0})
+    with pytest.raises(RecordError, match=r"'aborted' game ended with no winner: its 'result' must be null"):
+        record_of(finished, ending={"reason": "aborted", "seat": 0})
+
+
+def test_record_of_takes_any_sequence_and_mapping(resigned: GameState) -> None:
+    spent = tuple(_timed(resigned))
+    record = record_of(resigned, players=("ann", "bob"), decision_ms=spent,
+                       ending={"seat": 1, "reason": "resigned"})
+    assert record["players"] == ["ann", "bob"] and record["decision_ms"] == list(spent)
+    assert json.loads(dumps(record)) == record
+
+
+def test_every_ending_is_a_vocabulary_word() -> None:
+    assert ENDINGS == ("time", "resigned", "left", "aborted", "abandoned")

@@ -10,7 +10,16 @@ from .errors import IllegalActionError, NotationError, RecordError, SchottenErro
 from .explain import Proof, prove, why_illegal
 from .phases import Phase
 from .position import format_position, parse_position
-from .record import dumps_record, load_record, read_record_file, record_of, states_of, write_record_file
+from .record import (
+    RecordedGame,
+    dumps_record,
+    load_game,
+    load_record,
+    read_record_file,
+    record_of,
+    states_of,
+    write_record_file,
+)
 from .state import VARIANTS, GameState, MatchResult, Outcome, Reason, Settings
 
 __all__ = [
@@ -28,12 +37,14 @@ __all__ = [
     "Proof",
     "Reason",
     "RecordError",
+    "RecordedGame",
     "SchottenError",
     "Settings",
     "card_name",
     "card_str",
     "dumps_record",
     "format_position",
+    "load_game",
     "load_record",
     "parse_action",
     "parse_card",

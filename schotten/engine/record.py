@@ -9,13 +9,15 @@ notation or legality error where an action is at fault).
 A record lists every action, ``return 7b`` (Recruiter) included, so the record of
 a game in progress is private to whoever holds the whole state (R10.2, R10.4):
 only records of finished games are public. The engine has no clock: a caller
-that wants a ``created`` timestamp passes it in. See ``docs/notation.md``.
+that wants a ``created`` timestamp, the time control, the time each decision took
+or an ending off the board (version 2) passes them in. See ``docs/notation.md``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +28,14 @@ from .state import SEED_DIGITS, VARIANTS, GameState, MatchResult, Outcome, Setti
 
 FORMAT = "schotten-record"
 """The value of a record's ``format`` field."""
-VERSION = 1
-"""The record version this engine writes and reads."""
+VERSION = 2
+"""The record version this engine writes."""
+VERSIONS = (1, 2)
+"""The record versions this engine reads (version 1 has none of ``ADDED_IN_2``)."""
+ENDINGS = ("time", "resigned", "left", "aborted", "abandoned")
+"""How a game can end off the board (a record's ``ending`` reason)."""
+FORFEIT_ENDINGS = ("time", "resigned", "left")
+"""The endings that lose the match for their seat (the record's ``forfeit`` holds the same)."""
 MAX_DEPTH = 8
 """The deepest nesting of lists and objects a record may have (a real one has 5)."""
 
@@ -48,7 +56,27 @@ _OPTIONAL: dict[str, str] = {
     "players": "a list of two names",
     "created": "text",
     "forfeit": "an object with the seat that forfeited and the reason",
+    "time_control": "an object: initial and increment seconds, or days per move",
+    "decision_ms": "a list of milliseconds (or null) per action",
+    "ending": "an object with the reason the game ended off the board and a seat",
 }
+ADDED_IN_2 = ("time_control", "decision_ms", "ending")
+"""The optional fields a version 1 record may not have."""
+TimeControl = Mapping[str, int]
+"""A time control as a record holds it: ``{"initial": s, "increment": s}`` or ``{"days": n}``."""
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    """A loaded record: the replayed state and the record's optional fields (None when absent)."""
+
+    state: GameState
+    version: int
+    players: tuple[str, str] | None
+    created: str | None
+    time_control: dict[str, int] | None
+    decision_ms: tuple[int | None, ...] | None
+    ending: dict[str, Any] | None
 
 
 # ---------------------------------------------------------------------- writing
@@ -74,12 +102,25 @@ def _round_of(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def record_of(state: GameState, players: list[str] | None = None, created: str | None = None) -> Record:
+def record_of(
+    state: GameState,
+    players: Sequence[str] | None = None,
+    created: str | None = None,
+    *,
+    time_control: TimeControl | None = None,
+    decision_ms: Sequence[int | None] | None = None,
+    ending: Mapping[str, Any] | None = None,
+) -> Record:
     """The record of the game that led to ``state`` (its settings, seed and history).
 
     ``players`` names seat 0 and seat 1; ``created`` is a timestamp text chosen by
-    the caller. Raises RecordError if the history does not lead from the deal to
-    ``state`` (a position set up with ``parse_position`` has no record).
+    the caller; ``time_control`` is ``{"initial": s, "increment": s}`` or
+    ``{"days": n}``; ``decision_ms`` has the milliseconds (or None) each action of
+    the history took; ``ending`` is ``{"reason": r, "seat": s}`` for a game that
+    ended off the board (r one of ``ENDINGS``; for a forfeit ending ``state`` was
+    forfeited by that seat for that reason). Raises RecordError if a field is
+    malformed or the history does not lead from the deal to ``state`` (a position
+    set up with ``parse_position`` has no record).
     """
     record: Record = {
         "format": FORMAT,
@@ -94,12 +135,23 @@ def record_of(state: GameState, players: list[str] | None = None, created: str |
     if state.forfeited is not None:
         record["forfeit"] = {"seat": state.forfeited[0], "reason": state.forfeited[1]}
     if players is not None:
-        record["players"] = players
+        record["players"] = _plain(players)
     if created is not None:
         record["created"] = created
+    extras = {"time_control": time_control, "decision_ms": decision_ms, "ending": ending}
+    record.update({key: _plain(value) for key, value in extras.items() if value is not None})
     _check_optional(record)
     _check_leads_to(record, state)
     return record
+
+
+def _plain(value: object) -> object:
+    """A caller's mapping or sequence as the JSON object or list a record holds."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return list(value)
+    return value
 
 
 def _check_leads_to(record: Record, state: GameState) -> None:
@@ -118,9 +170,18 @@ def _check_leads_to(record: Record, state: GameState) -> None:
         )
 
 
-def dumps_record(state: GameState, players: list[str] | None = None, created: str | None = None) -> str:
+def dumps_record(
+    state: GameState,
+    players: Sequence[str] | None = None,
+    created: str | None = None,
+    *,
+    time_control: TimeControl | None = None,
+    decision_ms: Sequence[int | None] | None = None,
+    ending: Mapping[str, Any] | None = None,
+) -> str:
     """The record of ``state`` as pretty JSON text (see ``record_of``)."""
-    return dumps(record_of(state, players, created))
+    return dumps(record_of(state, players, created, time_control=time_control, decision_ms=decision_ms,
+                           ending=ending))
 
 
 def dumps(record: Record) -> str:
@@ -156,10 +217,19 @@ def _wrap(words: list[str], pad: str) -> list[str]:
 
 
 def write_record_file(
-    path: str | Path, state: GameState, players: list[str] | None = None, created: str | None = None
+    path: str | Path,
+    state: GameState,
+    players: Sequence[str] | None = None,
+    created: str | None = None,
+    *,
+    time_control: TimeControl | None = None,
+    decision_ms: Sequence[int | None] | None = None,
+    ending: Mapping[str, Any] | None = None,
 ) -> None:
-    """Write the record of ``state`` to ``path`` as UTF-8 JSON."""
-    Path(path).write_text(dumps_record(state, players, created) + "\n", encoding="utf-8")
+    """Write the record of ``state`` to ``path`` as UTF-8 JSON (the fields as in ``record_of``)."""
+    text = dumps_record(state, players, created, time_control=time_control, decision_ms=decision_ms,
+                        ending=ending)
+    Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------------- reading
@@ -200,14 +270,18 @@ def _check_header(record: Record) -> None:
     if record.get("format") != FORMAT:
         raise RecordError(f"not a game record: 'format' is {quoted(record.get('format'))}, not {FORMAT!r}")
     version = record.get("version")
-    if version != VERSION or not _is_int(version):
-        raise RecordError(f"record version {quoted(version)} is not supported (this engine reads {VERSION})")
+    if version not in VERSIONS or not _is_int(version):
+        raise RecordError(f"record version {quoted(version)} is not supported (this engine reads "
+                          f"{' and '.join(map(str, VERSIONS))})")
     for key, kind in _REQUIRED.items():
         if key not in record:
             raise RecordError(f"the record has no {quoted(key)} field ({kind})")
     unknown = sorted((k for k in record if k not in _REQUIRED and k not in _OPTIONAL), key=repr)
     if unknown:
-        raise RecordError(f"unknown field {quoted(unknown[0])} in a version {VERSION} record")
+        raise RecordError(f"unknown field {quoted(unknown[0])} in a version {version} record")
+    newer = [key for key in ADDED_IN_2 if key in record]
+    if version == 1 and newer:
+        raise RecordError(f"a version 1 record has no {quoted(newer[0])} field (it came in version 2)")
     if record["variant"] not in VARIANTS:
         raise RecordError(f"unknown variant {quoted(record['variant'])}: one of {', '.join(VARIANTS)}")
     if not _is_int(record["rounds"]) or not 1 <= record["rounds"] <= 99:
@@ -243,6 +317,55 @@ def _check_optional(record: Record) -> None:
         and isinstance(forfeit["reason"], str)
     ):
         raise RecordError(f"'forfeit' must be {{'seat': 0 or 1, 'reason': text}}, not {quoted(forfeit)}")
+    if "time_control" in record:
+        _check_time_control(record["time_control"])
+    if "decision_ms" in record:
+        _check_decision_ms(record["decision_ms"], record["actions"])
+    if "ending" in record:
+        _check_ending(record["ending"], record)
+
+
+def _check_time_control(control: object) -> None:
+    shape = "{'initial': seconds >= 1, 'increment': seconds >= 0} or {'days': a whole number >= 1}"
+    if not isinstance(control, dict):
+        raise RecordError(f"'time_control' must be {shape}, not {quoted(control)}")
+    if set(control) == {"days"}:
+        good = _is_int(control["days"]) and control["days"] >= 1
+    elif set(control) == {"initial", "increment"}:
+        good = all(_is_int(control[k]) for k in control) and control["initial"] >= 1 \
+            and control["increment"] >= 0
+    else:
+        good = False
+    if not good:
+        raise RecordError(f"'time_control' must be {shape}, not {quoted(control)}")
+
+
+def _check_decision_ms(spent: object, actions: list[str]) -> None:
+    if not isinstance(spent, list) or not all(s is None or (_is_int(s) and s >= 0) for s in spent):
+        raise RecordError(f"'decision_ms' must be a list of whole numbers >= 0 or null, not {quoted(spent)}")
+    if len(spent) != len(actions):
+        raise RecordError(f"'decision_ms' must have one entry per action: it has {len(spent)}, "
+                          f"the record has {len(actions)} actions")
+
+
+def _check_ending(ending: object, record: Record) -> None:
+    if not (
+        isinstance(ending, dict)
+        and set(ending) == {"reason", "seat"}
+        and ending["reason"] in ENDINGS
+        and (ending["seat"] is None or (_is_int(ending["seat"]) and ending["seat"] in (0, 1)))
+    ):
+        raise RecordError(f"'ending' must be {{'reason': one of {', '.join(ENDINGS)}; 'seat': 0, 1 or "
+                          f"null}}, not {quoted(ending)}")
+    reason, forfeit = ending["reason"], record.get("forfeit")
+    if reason in FORFEIT_ENDINGS and forfeit != ending:
+        raise RecordError(f"a {reason!r} ending loses the match for its seat: 'forfeit' must be "
+                          f"{quoted(ending)} too, not {quoted(forfeit)}")
+    if reason not in FORFEIT_ENDINGS and "forfeit" in record:
+        raise RecordError(f"an {reason!r} game ended with no winner: it has no 'forfeit', not "
+                          f"{quoted(forfeit)}")
+    if reason not in FORFEIT_ENDINGS and record["result"] is not None:
+        raise RecordError(f"an {reason!r} game ended with no winner: its 'result' must be null")
 
 
 def _is_int(value: object) -> bool:
@@ -272,6 +395,9 @@ def _replay(record: str | Mapping[str, Any]) -> Iterator[GameState]:
         except IllegalActionError as error:
             raise RecordError(f"the record's forfeit comes after the end of the game: {error}") from None
         yield state
+    if "ending" in checked and state.is_over and checked["ending"]["reason"] not in FORFEIT_ENDINGS:
+        raise RecordError(f"the record's actions finish the game, so it cannot have ended "
+                          f"{quoted(checked['ending']['reason'])}")
     _check_result(checked["result"], result_of(state.outcome))
 
 
@@ -299,6 +425,23 @@ def load_record(record: str | Mapping[str, Any]) -> GameState:
     for state in states:  # noqa: B007 (the last state is the result)
         pass
     return state
+
+
+def load_game(record: str | Mapping[str, Any]) -> RecordedGame:
+    """Replay a record as ``load_record`` does; return the state with the record's optional fields."""
+    checked = parse_record(record)
+    state = load_record(checked)
+    players, spent = checked.get("players"), checked.get("decision_ms")
+    control, ending = checked.get("time_control"), checked.get("ending")
+    return RecordedGame(
+        state=state,
+        version=checked["version"],
+        players=None if players is None else (players[0], players[1]),
+        created=checked.get("created"),
+        time_control=None if control is None else dict(control),
+        decision_ms=None if spent is None else tuple(spent),
+        ending=None if ending is None else dict(ending),
+    )
 
 
 def states_of(record: str | Mapping[str, Any]) -> Iterator[GameState]:
