@@ -590,6 +590,8 @@ class Authority:
             return
         was_away = game.gone_since[seat] is not None
         game.gone_since[seat] = None
+        if game.away_timer is not None and not any(game.gone_since):
+            game.away_timer.cancel()
         if was_away:
             self._presence_changed(game)
 
@@ -602,16 +604,23 @@ class Authority:
             if game.away_timer is not None:
                 game.away_timer.cancel()
             delay = self.settings.leave_timeout + 0.05
-            game.away_timer = asyncio.get_running_loop().call_later(delay, self.broadcast, game)
+            game.away_timer = asyncio.get_running_loop().call_later(delay, self.tell_presence, game)
 
     def _presence_changed(self, game: LiveGame) -> None:
-        """A seat came or went: the other clients are told, and an AI game's clock pauses or resumes."""
+        """A seat came or went: an AI game's clock pauses or resumes; in a friend game every client is
+        sent a ``presence`` message (who is away, whether it may claim the win)."""
         if game.info.mode == Mode.AI and game.info.clock is not None and not self._closing:
             task = asyncio.create_task(self._sync_clock(game))
             self._clock_tasks.add(task)
             task.add_done_callback(self._clock_tasks.discard)
         elif game.leaving_counts:
-            self.broadcast(game)
+            self.tell_presence(game)
+
+    def tell_presence(self, game: LiveGame) -> None:
+        """Send every client of ``game`` who is away and whether it may now claim the win."""
+        away = game.away()
+        for conn in list(game.connections):
+            conn.send({"type": "presence", "away": away, "can_claim_victory": game.can_claim(conn.seat)})
 
     async def _sync_clock(self, game: LiveGame) -> None:
         """Run the clock of the seat whose clock should run now (an AI game's human pauses it by

@@ -489,12 +489,12 @@ class Store:
 
     def beat(self, now: datetime) -> None:
         """Note that the server is running at ``now`` (see ``give_back_downtime``)."""
+        beat = update(ServerBeatRow).where(ServerBeatRow.id == 1).values(seen=utc(now))
         with self._use() as session, session.begin():
-            row = session.get(ServerBeatRow, 1)
-            if row is None:
-                session.add(ServerBeatRow(id=1, seen=utc(now)))
-            else:
-                row.seen = utc(now)
+            if session.execute(beat).rowcount:  # type: ignore[attr-defined]
+                return
+        with contextlib.suppress(IntegrityError), self._use() as session, session.begin():
+            session.add(ServerBeatRow(id=1, seen=utc(now)))
 
     def give_back_downtime(self, now: datetime) -> float:
         """Move every running clock on by the time since the server was last seen running, so the

@@ -36,7 +36,8 @@ SEED = 7_318_092_455_120_386_611
 
 STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "legal",
               "auto_draw", "formations", "log_from", "log", "round_end", "status", "reveal", "rematch",
-              "rematch_of", "rematch_closed"}
+              "rematch_of", "rematch_closed", "clock", "clocks", "clock_running", "ended", "can_resign",
+              "can_abort", "can_claim_victory", "away"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
@@ -126,16 +127,28 @@ def moves_of(message: Message) -> list[str]:
     return [entry["action"] for entry in message["log"]]
 
 
+ASIDE = ("presence", "chat")
+"""The message types ``next_message`` passes over: who is connected, and the chat."""
+
+
+def next_message(ws: WebSocketTestSession) -> Message:
+    """The next message that is not a presence or chat message."""
+    while True:
+        message: Message = ws.receive_json()
+        if message.get("type") not in ASIDE:
+            return message
+
+
 def receive_state(ws: WebSocketTestSession) -> Message:
-    """The next message, which must be a state message."""
-    message: Message = ws.receive_json()
+    """The next message (presence and chat aside), which must be a state message."""
+    message = next_message(ws)
     assert message["type"] == "state", message
     return message
 
 
 def receive_error(ws: WebSocketTestSession, code: str) -> Message:
-    """The next message, which must be an error with this code."""
-    message: Message = ws.receive_json()
+    """The next message (presence and chat aside), which must be an error with this code."""
+    message = next_message(ws)
     assert message["type"] == "error", message
     assert message["code"] == code, message
     assert set(message) == {"type", "code", "message"} and message["message"], message
@@ -176,10 +189,16 @@ def legal_parts(state: GameState, seat: int | None, status: str) -> list[Message
 
 
 def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
-                   status: str, log_from: int = 0, undos_left: int = 1) -> Message:
+                   status: str, log_from: int = 0, undos_left: int = 1,
+                   decided: tuple[bool, bool] | None = None) -> Message:
     """The exact state message ``seat`` should get (built here, not by the server), telling the
-    log's entries from ``log_from`` on, when the seat may still undo ``undos_left`` times."""
+    log's entries from ``log_from`` on, when the seat may still undo ``undos_left`` times, in an
+    untimed game where both seats are connected (``away`` as ``steady`` makes it) and ``decided``
+    says which seats have made a decision (default: those with a move in the history)."""
     seen = view(state, seat)
+    playing = status == "playing" and not state.is_over
+    if decided is None:
+        decided = (0 in state.movers, 1 in state.movers)
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
     can_undo = (seat is not None and status == "playing" and undos_left > 0
                 and isinstance(undo_span(state, seat), int))
@@ -203,8 +222,25 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "rematch": None,
         "rematch_of": None,
         "rematch_closed": None,
+        "clock": None,
+        "clocks": None,
+        "clock_running": None,
+        "ended": None,
+        "can_resign": seat is not None and playing,
+        "can_abort": seat is not None and playing and not all(decided),
+        "can_claim_victory": False,
+        "away": [None, None],
     }))
     return message
+
+
+def steady(message: Message, leave_timeout: float = 60.0) -> Message:
+    """``message`` with its ``away`` countdowns (which depend on when sockets came and went) checked to
+    be in range and set to None, so it can be compared with ``expected_state``."""
+    away = message.get("away")
+    assert isinstance(away, list) and len(away) == 2, away
+    assert all(a is None or 0 <= a <= leave_timeout * 1000 for a in away), away
+    return {**message, "away": [None, None]}
 
 
 def secret_cards(state: GameState, seat: int | None) -> set[str]:
@@ -265,6 +301,7 @@ class Duel:
         self.state = GameState.new(Settings.of(variant, rounds), seed)
         self.version = 0
         self.undos = [0, 0]
+        self.decided = [False, False]
         self.undo_limit = service_of(client).settings.undo_limit
         self.messages: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
         self.log_from = 0
@@ -310,7 +347,9 @@ class Duel:
     def _check(self, seat: int | None, message: Message, log_from: int | None = None) -> None:
         start = self.log_from if log_from is None else log_from
         left = 0 if seat is None else self.undo_limit - self.undos[seat]
-        expected = expected_state(self.state, seat, self.version, self.players, self.status, start, left)
+        expected = expected_state(self.state, seat, self.version, self.players, self.status, start, left,
+                                  (self.decided[0], self.decided[1]))
+        message = steady(message)
         assert message == expected, _difference(message, expected)
         assert not (found := leaked(message, self.state, seat, self.seed)), (seat, found, message)
         whole = whole_log(self.messages[seat][-1] if self.messages[seat] else None, message)
@@ -330,6 +369,7 @@ class Duel:
             payload["version"] = self.version
         self.sockets[seat].send_json(payload)
         self.state.apply(move)
+        self.decided[seat] = True
         self.version += 1
         self.log_from = len(self.state.history) - 1
         self.collect()

@@ -53,7 +53,8 @@ def test_create_a_friend_table(client: TestClient) -> None:
     assert tables == [{
         "id": grant["id"], "variant": "tactics", "rounds": 3, "mode": "friend", "level": None,
         "players": [None, "Ann"], "status": "open", "created": tables[0]["created"], "winner": None,
-        "rematch": None, "rematch_of": None, "seat": None,
+        "rematch": None, "rematch_of": None, "clock": None, "ended": None, "turn": None, "seat": None,
+        "your_turn": False,
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 

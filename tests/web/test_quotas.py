@@ -25,6 +25,7 @@ from helpers_web import (
     create,
     join,
     log_of,
+    next_message,
     receive_error,
     receive_state,
     socket_path,
@@ -83,7 +84,7 @@ def test_socket_messages_are_charged_to_the_address(tmp_path: Path) -> None:
         refused = None
         for _ in range(20):
             ws.send_json({"type": "sync"})
-            answer = ws.receive_json()
+            answer = next_message(ws)
             if answer["type"] == "error":
                 refused = answer
                 break

@@ -24,6 +24,7 @@ from helpers_web import (
     join,
     log_of,
     moves_of,
+    next_message,
     receive_error,
     receive_state,
     service_of,
@@ -249,7 +250,7 @@ def test_one_action_at_a_time(client: TestClient) -> None:
             assert [m["version"] for m in firsts] == [1, 1]
             for ws in clients:
                 ws.send_json({"type": "sync"})
-            seconds = [ws.receive_json() for ws in clients]
+            seconds = [next_message(ws) for ws in clients]
             assert sorted(m["type"] for m in seconds) == ["error", "state"]
             loser = clients[[m["type"] for m in seconds].index("error")]
             assert seconds[[m["type"] for m in seconds].index("error")]["code"] == "stale"
