@@ -61,8 +61,8 @@ def _log_entries() -> None:
         sa.Column("notation", sa.String(400), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=False),
         sa.Column("time", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
         sa.PrimaryKeyConstraint("game_id", "index"),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
     )
 
 
@@ -73,10 +73,10 @@ def _rematches() -> None:
         sa.Column("rematch_id", sa.String(32), nullable=False),
         sa.Column("by_seat", sa.Integer(), nullable=False),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
-        sa.ForeignKeyConstraint(["rematch_id"], ["games.id"]),
         sa.PrimaryKeyConstraint("game_id"),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
         sa.UniqueConstraint("rematch_id"),
+        sa.ForeignKeyConstraint(["rematch_id"], ["games.id"]),
     )
 
 
@@ -89,8 +89,8 @@ def _closed_rematches() -> None:
         sa.Column("reason", sa.String(16), nullable=False),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
         sa.Column("closed", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
-        sa.ForeignKeyConstraint(["rematch_id"], ["games.id"]),
         sa.PrimaryKeyConstraint("rematch_id"),
+        sa.ForeignKeyConstraint(["rematch_id"], ["games.id"]),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"]),
     )
     op.create_index("ix_closed_rematches_game_id", "closed_rematches", ["game_id"])
