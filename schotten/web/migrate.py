@@ -12,14 +12,13 @@
 | at a revision this version does not know | ``UnknownRevision`` (a newer version made it) |
 
 There is no alembic.ini: ``config`` builds Alembic's configuration in code and ``env.py`` migrates the
-connection it is handed. ``python -m schotten.web.migrate "what changes"`` writes the next revision,
+connection it is handed. ``python -m schotten.web.migrations "what changes"`` writes the next revision,
 compared with ``db.py`` (docs/web.md, "Persistence").
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 from pathlib import Path
 
 from alembic import command
@@ -98,7 +97,3 @@ def new_revision(message: str) -> None:
         number = f"{int(head()) + 1:04d}"
         command.revision(config(connection), message, autogenerate=True, rev_id=number)
     engine.dispose()
-
-
-if __name__ == "__main__":
-    new_revision(" ".join(sys.argv[1:]) or "change")

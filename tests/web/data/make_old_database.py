@@ -1,6 +1,6 @@
-"""Make ``ebc218a.db`` (and ``ebc218a.tokens.json``, its games' seat tokens): a SQLite file written by the web app of commit ebc218a (before migrations).
+"""Make ``ebc218a.db`` and ``ebc218a.tokens.json`` (its seat tokens): a SQLite file of commit ebc218a.
 
-Run with that commit's code first on the path (see README.md beside this file)::
+Run with that commit's code first on the path, from its folder (the working directory comes first)::
 
     git worktree add --detach /tmp/old ebc218a
     cd /tmp/old && PYTHONPATH=/tmp/old:/tmp/old/tests/web $REPO/.venv/bin/python \
@@ -25,7 +25,6 @@ from helpers_web import SEED, Duel, choose, create, join, receive_state, socket_
 from starlette.testclient import TestClient
 
 from schotten.web import create_app, db
-
 
 TOKENS: dict[str, list[str | None]] = {}
 """Each game's seat tokens, as the tests need them to play on."""
