@@ -8,7 +8,7 @@
 | tables, no ``alembic_version``, the head's schema | stamped at the head |
 | tables, no ``alembic_version`` (the version before) | 0001 (creates missing tables only), then on |
 | at an older revision | its later revisions, in order |
-| at the head revision | nothing |
+| at the head revision | nothing (a table missing, say dropped by hand, is created empty, as before) |
 | at a revision this version does not know | ``UnknownRevision`` (a newer version made it) |
 
 There is no alembic.ini: ``config`` builds Alembic's configuration in code and ``env.py`` migrates the
@@ -75,6 +75,7 @@ def upgrade(connection: Connection) -> None:
     context = MigrationContext.configure(connection)
     revision = context.get_current_revision()
     if revision == head():
+        Base.metadata.create_all(connection)
         return
     if revision is None and not inspect(connection).has_table("games"):
         Base.metadata.create_all(connection)
