@@ -9,9 +9,9 @@ by replaying the log, so nothing else about play is stored. A rematch row links 
 finished friend game to the table its rematch is played at (and says which seat asked
 for it) while that rematch is asked for or played. An offer withdrawn by the player who made it,
 or declined by the other, moves to ``closed_rematches`` (its table's status becomes ``closed``),
-so the finished game may be offered a rematch again. Both are tables of their own, so a
-database made before rematches (or before offers could be closed) existed gets them from
-``create_all`` on start-up, with no migration.
+so the finished game may be offered a rematch again. The schema is brought to these tables on
+start-up by the Alembic migrations of ``migrations/`` (``migrate.upgrade``); a change here comes with a
+new revision, and a test checks that the migrated tables equal these.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ from .db import (
     utc,
 )
 from .errors import StoreUnavailable
+from .migrate import UnknownRevision, upgrade
 from .offer import Offer, OfferState
 from .vocab import Ending, Mode, Status
 
@@ -302,9 +303,15 @@ class Store:
         self._read_only = False
 
     def create_schema(self) -> None:
-        """Create the tables that do not exist yet."""
+        """Bring the tables to the newest schema (``migrate.upgrade``: an empty database is created,
+        an older one migrated, in one transaction where the database allows)."""
         with self._use() as session, session.begin():
-            Base.metadata.create_all(session.connection())
+            try:
+                upgrade(session.connection())
+            except UnknownRevision as error:
+                metrics.STORE_ERRORS.inc()
+                where = self._path or self._shown
+                raise StoreUnavailable(f"the database {where} cannot be used: {error}") from None
 
     def check(self) -> None:
         """Make sure the database can be used before serving: its folder exists and is writable (a
