@@ -25,9 +25,19 @@ from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, Scho
 from ..engine.view import view
 from . import metrics
 from .ai import AiPool, decision_seed
+from .chat import Chat, GameChat
 from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, rebuilt, replay, undo_notation, undo_span
-from .messages import ActionMessage, ClientError, ClientMessage, SyncMessage, UndoMessage, error_message
+from .messages import (
+    ActionMessage,
+    ChatMessage,
+    ClientError,
+    ClientMessage,
+    MuteMessage,
+    SyncMessage,
+    UndoMessage,
+    error_message,
+)
 from .metrics import REFUSED
 from .outbound import Told, state_text, state_texts
 from .quotas import UNKNOWN_ADDRESS, Quotas, seconds
@@ -69,6 +79,8 @@ class LiveGame:
         self.undos = list(undos)
         """The undo entries of each seat in the log (counted when the game is loaded)."""
         self.undo_limit = undo_limit
+        self.chat = GameChat()
+        """The game's chat (see ``chat``), read when a socket first asks for the game."""
 
     def undos_left(self, seat: int) -> int:
         """How many more undos ``seat`` may ask for in this game."""
@@ -116,6 +128,7 @@ class Authority:
         self._sweeper: asyncio.Task[None] | None = None
         self.writer = Writer(store)
         self.damaged: set[str] = set()
+        self.chat = Chat(settings, store)
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
@@ -355,6 +368,7 @@ class Authority:
         texts = state_texts(game, {conn.seat for conn in game.connections}, start)
         for conn in list(game.connections):
             conn.send(texts[conn.seat])
+        self.chat.opened(game)
 
     # ------------------------------------------------------------ the AI
 
@@ -459,6 +473,8 @@ class Authority:
         cannot be served."""
         try:
             game = await self.live(game_id)
+            if game is not None:
+                await self.chat.load(game)
         except GameDamaged as error:
             raise ClientError("damaged", error.message) from None
         except StoreUnavailable:
@@ -481,6 +497,7 @@ class Authority:
                 raise ClientError("limit", f"this game has as many spectators as it may have "
                                   f"({self.settings.spectators_per_game}): try again later")
         conn.send(state_text(game, conn.seat))
+        self.chat.enter(game, conn)
         game.connections.add(conn)
         self.kick_ai(game)
 
@@ -491,6 +508,10 @@ class Authority:
                 await self.act(game, conn.seat, message)
             elif isinstance(message, UndoMessage):
                 await self.undo(game, conn.seat)
+            elif isinstance(message, ChatMessage):
+                await self.chat.say(game, conn, message)
+            elif isinstance(message, MuteMessage):
+                await self.chat.mute(game, conn, message)
             elif isinstance(message, SyncMessage):
                 conn.send(state_text(game, conn.seat))
                 self.kick_ai(game)
