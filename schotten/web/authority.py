@@ -469,8 +469,8 @@ class Authority:
     # ------------------------------------------------------------ the sockets' host
 
     async def find(self, game_id: str) -> LiveGame | None:
-        """The game a socket asks for (see ``live``); ClientError ``damaged`` or ``unavailable`` if it
-        cannot be served."""
+        """The game a socket asks for (see ``live``), its chat read; ClientError ``damaged`` or
+        ``unavailable`` if it cannot be served."""
         try:
             game = await self.live(game_id)
             if game is not None:
@@ -488,8 +488,8 @@ class Authority:
         return game.seat_of(token)
 
     def enter(self, game: LiveGame, conn: Connection) -> None:
-        """A client arrives: it gets the state and, from now on, every change; a spectator beyond
-        ``spectators_per_game`` is refused (ClientError ``limit``)."""
+        """A client arrives: it gets the state, its rooms' chat and, from now on, every change; a
+        spectator beyond ``spectators_per_game`` is refused (ClientError ``limit``)."""
         if conn.seat is None:
             watching = sum(1 for c in game.connections if c.seat is None and not c.closed.is_set())
             if watching >= self.settings.spectators_per_game:
