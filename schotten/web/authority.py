@@ -25,15 +25,18 @@ from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, Scho
 from ..engine.view import view
 from . import metrics
 from .ai import AiPool, decision_seed
+from .chat import Chat, GameChat
 from .clock import Clock
 from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, ending_of, rebuilt, replay, undo_notation, undo_span
 from .messages import (
     AbortMessage,
     ActionMessage,
+    ChatMessage,
     ClaimVictoryMessage,
     ClientError,
     ClientMessage,
+    MuteMessage,
     ResignMessage,
     SyncMessage,
     UndoMessage,
@@ -100,6 +103,8 @@ class LiveGame:
         self.gone_since: list[datetime | None] = [now(), now()]
         """Since when each seat has had no socket connected (None: one is connected)."""
         self.away_timer: asyncio.TimerHandle | None = None
+        self.chat = GameChat()
+        """The game's chat (see ``chat``), read when a socket first asks for the game."""
 
     @property
     def finished(self) -> bool:
@@ -170,6 +175,7 @@ class LiveGame:
             "can_abort": self.can_abort(seat),
             "can_claim_victory": self.can_claim(seat),
             "away": self.away(),
+            "chat_muted": self.chat.muted(seat),
         }
 
     def undos_left(self, seat: int) -> int:
@@ -222,6 +228,7 @@ class Authority:
         self.damaged: set[str] = set()
         self.timekeeper: Timekeeper | None = None
         self._clock_tasks: set[asyncio.Task[None]] = set()
+        self.chat = Chat(settings, store)
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
@@ -652,6 +659,7 @@ class Authority:
         texts = state_texts(game, {conn.seat for conn in game.connections}, start)
         for conn in list(game.connections):
             conn.send(texts[conn.seat])
+        self.chat.opened(game)
 
     # ------------------------------------------------------------ the AI
 
@@ -752,10 +760,12 @@ class Authority:
     # ------------------------------------------------------------ the sockets' host
 
     async def find(self, game_id: str) -> LiveGame | None:
-        """The game a socket asks for (see ``live``); ClientError ``damaged`` or ``unavailable`` if it
-        cannot be served."""
+        """The game a socket asks for (see ``live``), its chat read; ClientError ``damaged`` or
+        ``unavailable`` if it cannot be served."""
         try:
             game = await self.live(game_id)
+            if game is not None:
+                await self.chat.load(game)
         except GameDamaged as error:
             raise ClientError("damaged", error.message) from None
         except StoreUnavailable:
@@ -769,8 +779,8 @@ class Authority:
         return game.seat_of(token)
 
     def enter(self, game: LiveGame, conn: Connection) -> None:
-        """A client arrives: it gets the state and, from now on, every change; a spectator beyond
-        ``spectators_per_game`` is refused (ClientError ``limit``)."""
+        """A client arrives: it gets the state, its rooms' chat and, from now on, every change; a
+        spectator beyond ``spectators_per_game`` is refused (ClientError ``limit``)."""
         if conn.seat is None:
             watching = sum(1 for c in game.connections if c.seat is None and not c.closed.is_set())
             if watching >= self.settings.spectators_per_game:
@@ -780,6 +790,7 @@ class Authority:
         game.connections.add(conn)
         self._arrived(game, conn.seat)
         conn.send(state_text(game, conn.seat))
+        self.chat.enter(game, conn)
         self.kick_ai(game)
 
     async def receive(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:
@@ -789,6 +800,10 @@ class Authority:
                 await self.act(game, conn.seat, message)
             elif isinstance(message, UndoMessage):
                 await self.undo(game, conn.seat)
+            elif isinstance(message, ChatMessage):
+                await self.chat.say(game, conn, message)
+            elif isinstance(message, MuteMessage):
+                await self.chat.mute(game, conn, message)
             elif isinstance(message, SyncMessage):
                 conn.send(state_text(game, conn.seat))
                 self.kick_ai(game)

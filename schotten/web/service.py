@@ -131,8 +131,8 @@ class GameService:
 
     async def mine(self, cookies: Mapping[str, str]) -> list[Table]:
         """The tables whose seat this browser holds (a valid seat cookie), those where it is its seat's
-        move first, then newest first, each with ``seat`` and ``your_turn`` set; at most ``table_limit`` of them (an open table that expired is left out: it
-        cannot be joined any more)."""
+        move first, then newest first, each with ``seat`` and ``your_turn`` set; at most
+        ``table_limit`` of them (an open table that expired is left out: it cannot be joined any more)."""
         tokens = cookie_tokens(cookies)
         ids = sorted(tokens)[: 4 * self.settings.table_limit]
         found = []

@@ -533,6 +533,60 @@ class Store:
             connection.execute(insert(_LOG), rows)
             connection.execute(_SET_STATUS, games)
 
+    def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str, time: datetime,
+                 tries: int = 3) -> int:
+        """Store a chat message of ``game_id`` under the game's next index (counted from 0: the largest
+        stored + 1, read in the same transaction), tried again up to ``tries`` times if another writer
+        took that index meanwhile; the index it got."""
+        from .db import ChatRow
+
+        for attempt in range(tries):
+            try:
+                with self._use() as session, session.begin():
+                    last = session.scalar(select(func.max(ChatRow.index)).where(ChatRow.game_id == game_id))
+                    index = 0 if last is None else last + 1
+                    session.add(ChatRow(game_id=game_id, index=index, room=room, seat=seat, name=name,
+                                        text=text, time=utc(time)))
+                return index
+            except IntegrityError:
+                if attempt == tries - 1:
+                    raise
+        raise ValueError("tries must be at least 1")
+
+    def chat_lines(self, game_id: str, room: str,
+                   limit: int) -> list[tuple[int, int | None, str, str, datetime]]:
+        """The last ``limit`` chat messages of a room of ``game_id``, oldest first: (index, seat, name,
+        text, time) each."""
+        from .db import ChatRow
+
+        query = (
+            select(ChatRow.index, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.time)
+            .where(ChatRow.game_id == game_id, ChatRow.room == room)
+            .order_by(ChatRow.index.desc())
+            .limit(limit)
+        )
+        with self._use() as session:
+            rows = [(i, seat, name, text, utc(time)) for i, seat, name, text, time in session.execute(query)]
+        return rows[::-1]
+
+    def set_chat_mute(self, game_id: str, seat: int, muted: bool) -> None:
+        """Store (``muted``) or remove that ``seat`` of ``game_id`` muted the other player's chat."""
+        from .db import ChatMuteRow
+
+        with self._use() as session, session.begin():
+            row = session.get(ChatMuteRow, (game_id, seat))
+            if muted and row is None:
+                session.add(ChatMuteRow(game_id=game_id, seat=seat))
+            elif not muted and row is not None:
+                session.delete(row)
+
+    def chat_mutes(self, game_id: str) -> set[int]:
+        """The seats of ``game_id`` that muted the other player's chat."""
+        from .db import ChatMuteRow
+
+        with self._use() as session:
+            return set(session.scalars(select(ChatMuteRow.seat).where(ChatMuteRow.game_id == game_id)))
+
 
 @dataclass(frozen=True, slots=True)
 class Append:

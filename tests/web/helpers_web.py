@@ -37,7 +37,7 @@ SEED = 7_318_092_455_120_386_611
 STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "legal",
               "auto_draw", "formations", "log_from", "log", "round_end", "status", "reveal", "rematch",
               "rematch_of", "rematch_closed", "clock", "clocks", "clock_running", "ended", "can_resign",
-              "can_abort", "can_claim_victory", "away"}
+              "can_abort", "can_claim_victory", "away", "chat_muted"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
@@ -230,6 +230,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "can_abort": seat is not None and playing and not all(decided),
         "can_claim_victory": False,
         "away": [None, None],
+        "chat_muted": False,
     }))
     return message
 
