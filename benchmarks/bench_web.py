@@ -117,12 +117,13 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def latest_state(ws: Any, version: int) -> dict[str, Any]:
-    """The first state message whose version is at least ``version`` (errors raise)."""
+    """The first state message whose version is at least ``version`` (errors raise; presence and chat
+    messages are passed over)."""
     while True:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if message["type"] == "error":
             raise RuntimeError(message["message"])
-        if message["version"] >= version:
+        if message["type"] == "state" and message["version"] >= version:
             return message
 
 

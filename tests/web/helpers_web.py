@@ -190,7 +190,7 @@ def legal_parts(state: GameState, seat: int | None, status: str) -> list[Message
 
 def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
                    status: str, log_from: int = 0, undos_left: int = 1,
-                   decided: tuple[bool, bool] | None = None) -> Message:
+                   decided: tuple[bool, bool] | None = None, muted: bool = False) -> Message:
     """The exact state message ``seat`` should get (built here, not by the server), telling the
     log's entries from ``log_from`` on, when the seat may still undo ``undos_left`` times, in an
     untimed game where both seats are connected (``away`` as ``steady`` makes it) and ``decided``
@@ -230,7 +230,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "can_abort": seat is not None and playing and not all(decided),
         "can_claim_victory": False,
         "away": [None, None],
-        "chat_muted": False,
+        "chat_muted": muted,
     }))
     return message
 
@@ -303,6 +303,8 @@ class Duel:
         self.version = 0
         self.undos = [0, 0]
         self.decided = [False, False]
+        self.muted = [False, False]
+        """Whether each seat muted the other's chat (the test says so when it does)."""
         self.undo_limit = service_of(client).settings.undo_limit
         self.messages: dict[int | None, list[Message]] = {0: [], 1: [], None: []}
         self.log_from = 0
@@ -349,7 +351,7 @@ class Duel:
         start = self.log_from if log_from is None else log_from
         left = 0 if seat is None else self.undo_limit - self.undos[seat]
         expected = expected_state(self.state, seat, self.version, self.players, self.status, start, left,
-                                  (self.decided[0], self.decided[1]))
+                                  (self.decided[0], self.decided[1]), seat is not None and self.muted[seat])
         message = steady(message)
         assert message == expected, _difference(message, expected)
         assert not (found := leaked(message, self.state, seat, self.seed)), (seat, found, message)

@@ -23,7 +23,7 @@ from schotten.web import create_app, i18n
 from schotten.web.settings import WebSettings
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
-              "rematch_of", "seat"}
+              "rematch_of", "seat", "clock", "ended", "turn", "your_turn"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 

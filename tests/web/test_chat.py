@@ -43,6 +43,8 @@ def say(ws: WebSocketTestSession, **body: Any) -> None:
 def receive_chat(ws: WebSocketTestSession, room: str = "players", full: bool = False) -> list[Message]:
     """The next message, which must be a chat message of ``room`` (history if ``full``); its lines."""
     message: Message = ws.receive_json()
+    while message["type"] == "presence":
+        message = ws.receive_json()
     assert message["type"] == "chat", message
     assert message["room"] == room and message["full"] is full, message
     assert set(message) == {"type", "room", "full", "messages"}
@@ -193,6 +195,7 @@ def test_mute_hides_the_other_players_messages_until_unmuted(client: TestClient)
         exchange(duel, 1, "b1")
         exchange(duel, 0, "a1")
         ann.send_json({"type": "mute", "muted": True})
+        duel.muted[0] = True
         assert receive_state(ann)["version"] == duel.version
         assert texts(receive_chat(ann, full=True)) == ["a1"]
         quiet(duel, 1, None)
@@ -208,6 +211,7 @@ def test_mute_hides_the_other_players_messages_until_unmuted(client: TestClient)
             receive_state(again)
             assert texts(receive_chat(again, full=True)) == ["a1", "a2"]
         ann.send_json({"type": "mute", "muted": False})
+        duel.muted[0] = False
         assert receive_state(ann)["version"] == duel.version
         assert texts(receive_chat(ann, full=True)) == ["b1", "a1", "b2", "a2"]
         assert service_of(client).store.chat_mutes(duel.id) == set()
@@ -362,6 +366,7 @@ def test_chat_survives_a_restart(settings: WebSettings) -> None:
         say(duel.sockets[None], text="watching")
         receive_chat(duel.sockets[None], "spectators")
         duel.sockets[1].send_json({"type": "mute", "muted": True})
+        duel.muted[1] = True
         receive_state(duel.sockets[1])
         receive_chat(duel.sockets[1], full=True)
     with TestClient(create_app(settings)) as client:

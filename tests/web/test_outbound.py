@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import UTC, datetime
 from itertools import pairwise
 
 import pytest
@@ -57,11 +58,12 @@ def test_a_kept_told_says_what_a_fresh_one_says(variant: str, rounds: int) -> No
     info = _info(variant, rounds)
     positions = _positions(variant, rounds, SEED + rounds)
     rng = random.Random(SEED)
-    kept = LiveGame(info, positions[0], 0)
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
+    kept = LiveGame(info, positions[0], 0, now=lambda: moment)
     assert isinstance(kept.told, Told)
     for version, state in enumerate(positions):
         kept.state, kept.version = state, version
-        fresh = LiveGame(info, state, version)
+        fresh = LiveGame(info, state, version, now=lambda: moment)
         for seat in SEATS:
             if seat is None or rng.random() < 0.5:
                 told = json.loads(state_text(kept, seat))

@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from helpers_web import ASIDE
 from websockets.asyncio.client import ClientConnection, connect
 
 TIMEOUT = 30.0
@@ -109,8 +110,10 @@ def servers() -> Iterator[list[Server]]:
 
 
 async def _message(ws: ClientConnection) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-    return message
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        if message["type"] not in ASIDE:
+            return message
 
 
 class Game:
