@@ -407,7 +407,8 @@ class Authority:
         token = new_token()
         now = self.now()
         clock = game.info.clock.start(game.state.turn, now) if game.info.clock is not None else None
-        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, token_hash(token), clock):
+        hashed = token_hash(token)
+        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, hashed, clock, now):
             raise ServiceError(409, taken)
         game.info.players[seat] = nickname
         game.info.token_hashes[seat] = token_hash(token)

@@ -68,6 +68,13 @@ def _fold(entries: Iterable[Entry]) -> list[tuple[str, int, int]]:
     return moves
 
 
+def standing(entries: Iterable[Entry]) -> list[Entry]:
+    """The action entries whose moves stand (every undo folded away), in order."""
+    entries = list(entries)
+    by_index = {entry.index: entry for entry in entries}
+    return [by_index[index] for _, _, index in _fold(entries)]
+
+
 def _ending(entry: Entry) -> Ending:
     """The ending an ``end`` entry records; ``LogError`` if it is not one."""
     try:

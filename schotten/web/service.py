@@ -28,6 +28,7 @@ from ..engine.record import record_of
 from .ai import AiPool
 from .authority import Authority, LiveGame
 from .errors import ServiceError, StoreUnavailable, check_has_game
+from .gamelog import standing
 from .outbound import replay_steps, table_of
 from .quotas import UNKNOWN_ADDRESS
 from .rematch import Rematcher
@@ -156,7 +157,15 @@ class GameService:
         its second player)."""
         game = await self._finished(game_id, "record")
         names = [p or f"player {i + 1}" for i, p in enumerate(game.info.players)]
-        return record_of(game.state, players=names, created=game.info.created.isoformat())
+        clock = game.info.clock
+        decision_ms = None
+        if clock is not None:
+            loaded = await self.authority.db(self.store.load, game_id)
+            decision_ms = [e.spent_ms for e in standing(loaded[1])] if loaded is not None else None
+        ending = {"reason": str(game.ending[0]), "seat": game.ending[1]} if game.ending else None
+        return record_of(game.state, players=names, created=game.info.created.isoformat(),
+                         time_control=clock.control.to_dict() if clock else None,
+                         decision_ms=decision_ms, ending=ending)
 
     async def replay(self, game_id: str) -> dict[str, Any]:
         """A finished game step by step, every card shown (409 while it is played, or at a closed

@@ -429,7 +429,7 @@ class Store:
             return list(session.scalars(query))
 
     def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str,
-                  clock: Clock | None = None) -> bool:
+                  clock: Clock | None = None, moved: datetime | None = None) -> bool:
         """Give the free ``seat`` of an open table to a player and start the game (with ``clock``, its
         first clock running, if it is timed); False if the seat was taken or the table is no longer
         open (a closed rematch table)."""
@@ -440,7 +440,7 @@ class Store:
             .where(GameRow.id == game_id, GameRow.mode == Mode.FRIEND.value,
                    GameRow.status == Status.OPEN.value, token.is_(None))
             .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value,
-                     GameRow.moved: datetime.now(UTC)})
+                     GameRow.moved: utc(moved or datetime.now(UTC))})
         )
         if clock is not None:
             query = query.values(clock_values(clock))
