@@ -14,8 +14,9 @@ import random
 import re
 import socket
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from schotten.engine.actions import action_parts
 from schotten.engine.cards import NUM_STONES, card_str
 from schotten.engine.explain import claim_proof, formations
 from schotten.engine.view import public_history, public_log, reveal, round_board, view
+from schotten.web import create_app
 from schotten.web.gamelog import undo_span
 from schotten.web.service import GameService
 from schotten.web.settings import WebSettings
@@ -459,3 +461,26 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.moment = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, seconds: float) -> None:
+        """Move the time on by ``seconds``."""
+        self.moment += timedelta(seconds=seconds)
+
+
+@contextmanager
+def app_at(settings: WebSettings, clock: FakeClock) -> Iterator[TestClient]:
+    """A test client of an app that reads the time from ``clock``."""
+    app = create_app(settings)
+    app.state.service.authority.now = clock
+    with TestClient(app) as client:
+        yield client

@@ -7,8 +7,6 @@ of waiting for it; its own loop also reads the fake clock, so it can only ever a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,9 @@ from typing import Any
 import pytest
 from helpers_web import (
     SEED,
+    FakeClock,
     Message,
+    app_at,
     choose,
     create,
     join,
@@ -35,30 +35,6 @@ from starlette.websockets import WebSocketDisconnect
 from schotten.engine import GameState, Settings
 from schotten.web import create_app
 from schotten.web.clock import DAY_MS, Clock, TimeControl
-from schotten.web.settings import WebSettings
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.moment = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def advance(self, seconds: float) -> None:
-        """Move the time on by ``seconds``."""
-        self.moment += timedelta(seconds=seconds)
-
-
-@contextmanager
-def app_at(settings: WebSettings, clock: FakeClock) -> Iterator[TestClient]:
-    """A test client of an app that reads the time from ``clock``."""
-    app = create_app(settings)
-    app.state.service.authority.now = clock
-    with TestClient(app) as client:
-        yield client
 
 
 @pytest.fixture

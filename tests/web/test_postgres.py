@@ -25,6 +25,8 @@ import pytest
 from helpers_web import (
     SEED,
     Duel,
+    FakeClock,
+    app_at,
     choose,
     create,
     join,
@@ -240,3 +242,31 @@ def test_a_declined_rematch_survives_a_restart(pg_settings: WebSettings) -> None
         closed(answer(client, duel.id, "decline", duel.tokens[1]), grant["id"], 0, "declined")
         closed(answer(client, duel.id, "decline", duel.tokens[1], grant["id"]), grant["id"], 0, "declined")
     restart_and_check(pg_settings, duel, grant, "declined")
+
+
+def test_clocks_and_endings_on_postgresql(pg_settings: WebSettings) -> None:
+    """A real-time game flags at its deadline after a restart, and a resignation is stored (PostgreSQL
+    compares and shifts the deadlines as SQLite does)."""
+    fake = FakeClock()
+    with app_at(pg_settings, fake) as client:
+        flagged = create(client, clock={"initial": 30, "increment": 1})
+        join(client, flagged["id"])
+        resigned = create(client, clock={"days": 3})
+        bob = join(client, resigned["id"])
+        with client.websocket_connect(socket_path(resigned["id"], bob["token"])) as ws:
+            receive_state(ws)
+            ws.send_json({"type": "resign"})
+            assert receive_state(ws)["ended"] == {"reason": "resigned", "seat": 1}
+        fake.advance(10)
+    fake.advance(600)
+    with app_at(pg_settings, fake) as client:
+        keeper = service_of(client).authority.timekeeper
+        assert keeper is not None and client.portal is not None
+        fake.advance(19.9)
+        client.portal.call(keeper.check)
+        assert client.get(f"/api/games/{flagged['id']}").json()["status"] == "playing"
+        fake.advance(0.1)
+        client.portal.call(keeper.check)
+        assert client.get(f"/api/games/{flagged['id']}").json()["ended"] == "time"
+        table = client.get(f"/api/games/{resigned['id']}").json()
+        assert (table["ended"], table["winner"]) == ("resigned", 0)
