@@ -415,7 +415,8 @@ class Authority:
         game.info.status, game.info.clock, game.mark = Status.PLAYING, clock, now
         game.gone_since[seat] = now
         self.broadcast(game)
-        self.wake_clocks()
+        if clock is not None:
+            self.wake_clocks()
         return token
 
     # ------------------------------------------------------------ changes
@@ -504,7 +505,8 @@ class Authority:
             game.info.ended, game.ending = ended, (ended, seat)
         self.broadcast(game, kept)
         self.kick_ai(game)
-        self.wake_clocks()
+        if clock is not None:
+            self.wake_clocks()
 
     # ------------------------------------------------------------ endings: time, resign, abort, leave
 
