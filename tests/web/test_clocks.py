@@ -407,3 +407,15 @@ def test_timed_play_never_shows_a_seat_what_r10_hides(tmp_path: Path, fake: Fake
                 client.websocket_connect(socket_path(ann["id"], "forged")) as bad:
             receive_error(bad, "bad_token")
             bad.receive_json()
+
+
+def test_the_timekeepers_own_loop_flags_a_game_nobody_watches(tmp_path: Path, fake: FakeClock) -> None:
+    """Without being asked: the running server's timekeeper ends the game once its deadline passed."""
+    with app_at(test_settings(tmp_path), fake) as client:
+        ann, _ = timed_duel(client, {"initial": 10, "increment": 0})
+        fake.advance(11)
+
+        def ended() -> bool:
+            return bool(client.get(f"/api/games/{ann['id']}").json()["ended"] == "time")
+
+        until(ended, "the timekeeper flagged the game")
