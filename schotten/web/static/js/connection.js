@@ -25,6 +25,12 @@ export const ERROR_TEXT = {
   bad_message: N_("The server did not understand the message: {reason}"),
   unavailable: N_("The server could not store your move: nothing changed and your card is still in your hand. Try again in a moment."),
   damaged: N_("This game's record is damaged: it can no longer be shown or played."),
+  cannot_resign: N_("You cannot resign now: {reason}"),
+  cannot_abort: N_("The game cannot be aborted: {reason}"),
+  cannot_claim: N_("You cannot claim the win now: {reason}"),
+  cannot_chat: N_("Not sent: {reason}"),
+  time_up: N_("Too late: {reason}"),
+  limit: N_("Too many messages: {reason}"),
 };
 
 /** Close codes after which the page stops reconnecting, and what it says. */
@@ -65,6 +71,8 @@ function onMessage(event) {
   }
   if (msg.type === "state") link.handlers.onState(msg);
   else if (msg.type === "error") link.handlers.onError(msg);
+  else if (msg.type === "chat" && link.handlers.onChat) link.handlers.onChat(msg);
+  else if (msg.type === "presence" && link.handlers.onPresence) link.handlers.onPresence(msg);
 }
 
 function onClose(ws, event) {
@@ -101,7 +109,8 @@ function resync() {
   if (link.ws && link.ws.readyState === WebSocket.OPEN) send({ type: "sync" });
 }
 
-/** Connect; handlers: {onState(msg), onError(msg), onLost()} (onLost: the socket closed). */
+/** Connect; handlers: {onState(msg), onError(msg), onLost(), onChat(msg), onPresence(msg)}
+ * (onLost: the socket closed; chat and presence messages: see chat.js and endings.js). */
 export function connect(handlers) {
   link.handlers = handlers;
   document.addEventListener("visibilitychange", resync);

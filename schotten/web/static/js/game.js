@@ -5,10 +5,14 @@
 
 import { clearMessage, getJSON, savePref, showMessage } from "./api.js";
 import { renderBoard, roundLines } from "./board.js";
+import { chatError, onChat, renderChat, wireChat } from "./chat.js";
+import { setClocks } from "./clocks.js";
 import { connect, ERROR_TEXT, send } from "./connection.js";
 import { byId, fill } from "./dom.js";
-import { initI18n, t } from "./i18n.js";
+import { renderAway, renderEndButtons, setAway, wireEndings } from "./endings.js";
+import { initI18n, N_, t } from "./i18n.js";
 import { renderInvite, renderJoin, wireJoin } from "./join.js";
+import { endingText } from "./labels.js";
 import {
   animateArrivals, lastTurn, removedMoves, roundMoves, turnMarks, turnSummary, undoText,
 } from "./lastturn.js";
@@ -93,9 +97,12 @@ function renderUndo() {
   byId("undo").hidden = !game.msg.can_undo || Boolean(game.provisional);
 }
 
+const NO_WINNER = { aborted: N_("Game aborted"), abandoned: N_("Game abandoned") };
+
 function resultHeading() {
-  const { view, seat } = game.msg;
+  const { view, seat, ended } = game.msg;
   const result = view.result;
+  if (ended && NO_WINNER[ended.reason]) return t(NO_WINNER[ended.reason]);
   if (!result) return t("Game over");
   if (result.winner === null || result.winner === undefined) return t("The match is drawn.");
   if (seat === result.winner) return t("You win the match!");
@@ -114,8 +121,9 @@ function renderResult() {
     name0: n0, p0: view.scores[0], p1: view.scores[1], name1: n1,
   });
   fill(byId("result-rounds"), ...roundLines(view, names()));
-  byId("result-forfeit").textContent = view.forfeit
+  const forfeit = view.forfeit
     ? t("{name} forfeited: {reason}", { name: names()[view.forfeit[0]], reason: view.forfeit[1] }) : "";
+  byId("result-forfeit").textContent = endingText(game.msg.ended, names()) || forfeit;
   byId("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
   renderRematch();
 }
@@ -147,6 +155,9 @@ function render(what = "all") {
   renderBoardAndPrompt();
   renderLog(game.msg, names());
   renderUndo();
+  renderEndButtons();
+  renderAway();
+  renderChat();
   renderInvite();
   renderJoin();
   announceRounds();
@@ -184,6 +195,8 @@ function onState(msg) {
   }
   msg.log = log;
   game.msg = msg;
+  setClocks(msg);
+  setAway(msg);
   settle();
   reviewProvisional(msg);
   roundToShow(msg, !before);
@@ -198,7 +211,13 @@ function onState(msg) {
   if (undone) showMessage(undone, "info");
 }
 
+/** Who is away, told when a seat comes or goes (between state messages). */
+function onPresence(msg) {
+  if (game.msg) setAway(msg);
+}
+
 function onError(msg) {
+  if (chatError(msg)) return;
   settle();
   onRefused();
   if (game.msg) render();
@@ -214,7 +233,10 @@ function onError(msg) {
 async function loadInfo() {
   try {
     game.info = await getJSON(`/api/games/${encodeURIComponent(gameId)}`);
-    if (game.msg) renderInvite();
+    if (game.msg) {
+      renderInvite();
+      renderChat();
+    }
   } catch {
     /* the table info only serves "play again" and the invite box */
   }
@@ -234,6 +256,8 @@ function wire() {
   wirePlays(["board", "prompt", "decks", "panel-bottom"]);
   wireJoin();
   wireSignals();
+  wireEndings();
+  wireChat();
   byId("undo").addEventListener("click", () => {
     if (send({ type: "undo" })) game.pending = true;
   });
@@ -261,7 +285,7 @@ async function main() {
     return;
   }
   loadInfo();
-  connect({ onState, onError, onLost: settle });
+  connect({ onState, onError, onLost: settle, onChat, onPresence });
   if (badSeatLink) showMessage(t(ERROR_TEXT.bad_token));
 }
 

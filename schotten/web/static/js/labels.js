@@ -1,7 +1,7 @@
 // The names the pages show for the server's variants, AI levels and AI players. The API keeps
 // its values (the AI level `expert` is shown as "Master": "Expert" is the name of a variant).
 
-import { N_, t } from "./i18n.js";
+import { N_, t, tn } from "./i18n.js";
 
 /** Each variant's name, by its API value. */
 export const VARIANTS = {
@@ -32,4 +32,49 @@ export function playerName(name) {
   const found = typeof name === "string" ? name.match(/^AI \(([\w-]+)\)$/) : null;
   if (!found || !LEVELS_IN_NAMES[found[1]]) return name;
   return t("AI ({level})", { level: t(LEVELS_IN_NAMES[found[1]]) });
+}
+
+function minutes(seconds) {
+  if (seconds % 60 === 0) return String(seconds / 60);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** A time control in short: "3+2" (minutes + seconds added after each turn), "2 days" (per
+ * move), "untimed" (`clock` null). */
+export function clockName(clock) {
+  if (!clock) return t("untimed");
+  if (clock.days) return tn("{n} day", "{n} days", clock.days);
+  return `${minutes(clock.initial)}+${clock.increment || 0}`;
+}
+
+/** How a game that ended off the board ended, against the seat `ended.seat` (the loser, the seat
+ * that aborted, the seat to move when it was abandoned), by `ended.reason`. */
+export const ENDINGS = {
+  time: N_("{name} ran out of time."),
+  resigned: N_("{name} resigned."),
+  left: N_("{name} left the game."),
+  aborted: N_("{name} aborted the game."),
+  abandoned: N_("The game was abandoned: nobody moved for a long time."),
+};
+
+/** The sentence for `ended` ({reason, seat}), with the players' `names`; "" when none. */
+export function endingText(ended, names) {
+  if (!ended || !ENDINGS[ended.reason]) return "";
+  return t(ENDINGS[ended.reason], { name: names[ended.seat] ?? "?" });
+}
+
+// A finished table's line in the lobby, by how it ended ({name}: the winner).
+const WON = {
+  time: N_("{name} won on time"),
+  resigned: N_("{name} won by resignation"),
+  left: N_("{name} won: the opponent left"),
+};
+const NO_WINNER = { aborted: N_("Aborted"), abandoned: N_("Abandoned") };
+
+/** How a finished table of the lobby ended: "Ann won on time", "Aborted", "A draw". */
+export function resultName(table) {
+  if (NO_WINNER[table.ended]) return t(NO_WINNER[table.ended]);
+  if (table.winner === null || table.winner === undefined) return t("A draw");
+  const name = playerName(table.players[table.winner] || "?");
+  return t(WON[table.ended] || "{name} won", { name });
 }

@@ -1,12 +1,29 @@
-// The lobby: create a table, join an open one, watch a game, open a finished game's replay, and
-// resume the games whose seat this browser holds (its seat cookies: GET /api/my-games).
+// The lobby: create a table (with its time control), join an open one, watch a game, open a
+// finished game's replay, and resume the games whose seat this browser holds (its seat cookies:
+// GET /api/my-games), those where it is this browser's move first ("Your turn in 3 games", also
+// in the tab's title).
 
-import { cleanNickname, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
+import { cleanNickname, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
-import { levelName, playerName, variantName } from "./labels.js";
+import { clockName, levelName, playerName, resultName, variantName } from "./labels.js";
 
 const REFRESH_MS = 5000;
+const BASE_TITLE = "Schotten Totten";
+const MAX_SECONDS = 3 * 3600;
+const MAX_INCREMENT = 600;
+const MAX_DAYS = 14;
+/** The time controls of the form's presets (the API's `clock`; null: untimed). */
+const PRESETS = {
+  "3+2": { initial: 180, increment: 2 },
+  "5+5": { initial: 300, increment: 5 },
+  "10+10": { initial: 600, increment: 10 },
+  "1d": { days: 1 },
+  "2d": { days: 2 },
+  "3d": { days: 3 },
+  "7d": { days: 7 },
+  none: null,
+};
 // The ids of the tables whose seat this browser holds, as the last refresh found them.
 let mine = new Set();
 
@@ -31,16 +48,61 @@ function mode() {
   return checked ? checked.value : "ai";
 }
 
+function customTime() {
+  const initial = Math.round(Number(byId("clock-minutes").value) * 60);
+  const increment = Number(byId("clock-increment").value);
+  if (!(initial >= 1 && initial <= MAX_SECONDS) || !Number.isInteger(increment) || increment < 0
+    || increment > MAX_INCREMENT) {
+    return { error: t("Choose 1 second to 180 minutes each, and 0 to 600 seconds added per turn.") };
+  }
+  return { clock: { initial, increment } };
+}
+
+function customDays() {
+  const days = Number(byId("clock-days").value);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) return { error: t("Choose 1 to 14 days per move.") };
+  return { clock: { days } };
+}
+
+/** The time control chosen in the form: {clock} (null: untimed), or {error} for a bad custom one. */
+function chosenClock() {
+  const choice = byId("clock").value;
+  if (choice in PRESETS) return { clock: PRESETS[choice] };
+  return choice === "custom-days" ? customDays() : customTime();
+}
+
+function clockHint(clock) {
+  if (!clock) return t("No clock: take your time.");
+  if (clock.days) return tn("Each move within {n} day.", "Each move within {n} days.", clock.days);
+  const minutes = (clock.initial / 60).toFixed(2).replace(/\.?0+$/, "");
+  return t("{m} min each, plus {s} s after each of your turns.", { m: minutes, s: clock.increment });
+}
+
+function syncClock() {
+  const choice = byId("clock").value;
+  for (const node of document.querySelectorAll(".custom-time")) node.hidden = choice !== "custom-time";
+  for (const node of document.querySelectorAll(".custom-days")) node.hidden = choice !== "custom-days";
+  const chosen = chosenClock();
+  byId("clock-hint").textContent = chosen.error || clockHint(chosen.clock);
+}
+
 async function create(event) {
   event.preventDefault();
   const name = nickname();
   if (!name) return;
+  const chosen = chosenClock();
+  if (chosen.error) {
+    showMessage(chosen.error);
+    return;
+  }
+  savePref("clock", byId("clock").value);
   const body = {
     variant: byId("variant").value,
     rounds: Number(byId("rounds").value),
     mode: mode(),
     nickname: name,
     seat: null,
+    clock: chosen.clock,
   };
   if (body.mode === "ai") body.level = byId("level").value;
   const button = byId("create");
@@ -70,12 +132,8 @@ function describe(table) {
   const players = table.players.map((p) => (p ? playerName(p) : t("(free seat)"))).join(" – ");
   const opponent = table.mode === "ai" ? t("against the computer ({level})", { level: levelName(table.level) }) : "";
   const rounds = tn("{n} round", "{n} rounds", table.rounds);
-  return [variantName(table.variant), rounds, opponent].filter(Boolean).join(" · ") + ` — ${players}`;
-}
-
-function winnerText(table) {
-  if (table.winner === null || table.winner === undefined) return t("A draw");
-  return t("{name} won", { name: playerName(table.players[table.winner] || "?") });
+  const parts = [variantName(table.variant), rounds, clockName(table.clock), opponent];
+  return parts.filter(Boolean).join(" · ") + ` — ${players}`;
 }
 
 function gameLink(table, text, kind = "") {
@@ -83,8 +141,13 @@ function gameLink(table, text, kind = "") {
 }
 
 function row(table) {
-  const item = el("li", { class: "table-row", data: { table: table.id, status: table.status } },
-    el("span", { class: "desc", text: describe(table) }));
+  const item = el("li", {
+    class: "table-row", data: { table: table.id, status: table.status, ended: table.ended },
+  }, el("span", { class: "desc", text: describe(table) }));
+  if (table.your_turn) {
+    item.dataset.yourTurn = "1";
+    item.append(el("span", { class: "your-turn", text: t("Your turn") }));
+  }
   if (mine.has(table.id) && (table.status === "open" || table.status === "playing")) {
     item.dataset.mine = "1";
     item.append(gameLink(table, t("Resume"), "primary"));
@@ -101,7 +164,7 @@ function row(table) {
   } else if (table.status === "playing") {
     item.append(gameLink(table, t("Watch")));
   } else if (table.status === "over") {
-    item.append(el("span", { class: "muted", text: winnerText(table) }),
+    item.append(el("span", { class: "muted ended", text: resultName(table) }),
       el("a", { class: "btn small", text: t("Replay"), attrs: { href: `/replay/${encodeURIComponent(table.id)}` } }));
   }
   return item;
@@ -113,10 +176,17 @@ function fillList(id, tables) {
   else fill(list, ...tables.map(row));
 }
 
-/** The games whose seat this browser holds; the section is hidden while there are none. */
+/** The games whose seat this browser holds, those where it is its move first; the section is
+ * hidden while there are none. How many wait for this browser's move: a line and the tab's title. */
 function fillMine(tables) {
+  const sorted = [...tables].sort((a, b) => Number(Boolean(b.your_turn)) - Number(Boolean(a.your_turn)));
+  const turns = sorted.filter((table) => table.your_turn).length;
   byId("my-games-box").hidden = !tables.length;
-  if (tables.length) fill(byId("my-games"), ...tables.map(row));
+  if (tables.length) fill(byId("my-games"), ...sorted.map(row));
+  const line = byId("my-turns");
+  line.hidden = !turns;
+  line.textContent = turns ? tn("Your turn in {n} game", "Your turn in {n} games", turns) : "";
+  document.title = turns ? `(${turns}) ${BASE_TITLE}` : BASE_TITLE;
 }
 
 async function refresh() {
@@ -144,12 +214,20 @@ function wireForm() {
   byId("create-form").addEventListener("submit", create);
   for (const input of document.querySelectorAll('input[name="mode"]')) input.addEventListener("change", syncLevel);
   syncLevel();
+  const saved = loadPref("clock", "none");
+  if (saved in PRESETS || saved.startsWith("custom-")) byId("clock").value = saved;
+  for (const id of ["clock", "clock-minutes", "clock-increment", "clock-days"]) {
+    byId(id).addEventListener("input", syncClock);
+    byId(id).addEventListener("change", syncClock);
+  }
+  syncClock();
   byId("create").disabled = false;
 }
 
 async function main() {
   wireForm();
   await initI18n();
+  syncClock();
   await refresh();
   window.setInterval(() => {
     if (document.visibilityState === "visible") refresh();

@@ -1,8 +1,9 @@
 // The parts of the table around the board: the status line, the score, each player's panel
-// (name, hand or card backs, discard pile) and the decks.
+// (name and clock, hand or card backs, discard pile) and the decks.
 
 import { backsNode, decksNode, pileNode } from "./board.js";
 import { cardFace, cardName, sortCards } from "./cards.js";
+import { clockNode } from "./clocks.js";
 import { byId, el, fill } from "./dom.js";
 import { N_, t } from "./i18n.js";
 import { variantName } from "./labels.js";
@@ -77,7 +78,7 @@ function handNode(cards, moves) {
   return el("div", { class: "hand", attrs: { id: "hand" } }, ...sortCards(shown, game.sortBy).map((c) => handCard(c, moves)));
 }
 
-/** A player's panel (`id`): name, tactic cards played, hand (this seat's own, the hands
+/** A player's panel (`id`): name, clock, tactic cards played, hand (this seat's own, the hands
  * revealed at the end, else card backs) and discard pile. */
 export function renderPanel(id, seat, moves) {
   const { view } = game.msg;
@@ -86,6 +87,7 @@ export function renderPanel(id, seat, moves) {
   const isSelf = seat === game.msg.seat;
   const header = el("div", { class: "panel-head" },
     el("span", { class: "pname", text: isSelf ? t("{name} (you)", { name }) : name }),
+    clockNode(seat),
     view.tactics ? el("span", {
       class: "muted",
       text: t("Tactic cards played: {n}", { n: view.tactics_played[seat] }),

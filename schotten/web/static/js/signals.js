@@ -1,17 +1,18 @@
 // "Your turn", signalled: the tab's title, a short beep (off until the player turns the sound
 // on; the switch is remembered in this browser) and a browser notification while the tab is
-// hidden (the permission is asked only when the player clicks the notification switch).
+// hidden (the permission is asked only when the player clicks the notification switch). The
+// same sound setting gives the low-time warning of a real-time clock (a higher, shorter beep).
 
 import { loadPref, savePref, showMessage } from "./api.js";
 import { byId } from "./dom.js";
 import { t } from "./i18n.js";
 
 const BASE_TITLE = "Schotten Totten";
-const signals = { audio: null, beeps: 0, notices: 0, mine: false };
+const signals = { audio: null, beeps: 0, warnings: 0, notices: 0, mine: false };
 
-/** How many beeps and notifications were given (read by the browser tests). */
+/** How many beeps, low-time warnings and notifications were given (read by the browser tests). */
 export function signalCounts() {
-  return { beeps: signals.beeps, notices: signals.notices };
+  return { beeps: signals.beeps, warnings: signals.warnings, notices: signals.notices };
 }
 
 function soundOn() {
@@ -26,21 +27,33 @@ function notifyOn() {
   return notifySupported() && loadPref("notify", "0") === "1" && window.Notification.permission === "granted";
 }
 
-function beep() {
+function tone(frequency, seconds) {
   const AudioContext = window.AudioContext || window.webkitAudioContext;
-  if (!AudioContext) return;
+  if (!AudioContext) return false;
   if (!signals.audio) signals.audio = new AudioContext();
   const audio = signals.audio;
-  const tone = audio.createOscillator();
+  const oscillator = audio.createOscillator();
   const gain = audio.createGain();
-  tone.frequency.value = 660;
+  oscillator.frequency.value = frequency;
   gain.gain.setValueAtTime(0.0001, audio.currentTime);
   gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
-  gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
-  tone.connect(gain).connect(audio.destination);
-  tone.start();
-  tone.stop(audio.currentTime + 0.3);
-  signals.beeps += 1;
+  gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + seconds - 0.05);
+  oscillator.connect(gain).connect(audio.destination);
+  oscillator.start();
+  oscillator.stop(audio.currentTime + seconds);
+  return true;
+}
+
+function beep() {
+  if (tone(660, 0.3)) signals.beeps += 1;
+}
+
+/** The low-time warning: a short high beep when the sound is on (counted even when the browser
+ * has no audio, as the warning was given). */
+export function warnLowTime() {
+  if (!soundOn()) return;
+  tone(990, 0.15);
+  signals.warnings += 1;
 }
 
 function notify(text) {
