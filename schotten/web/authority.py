@@ -595,15 +595,11 @@ class Authority:
 
     # ------------------------------------------------------------ presence
 
-    def _arrived(self, game: LiveGame, seat: int | None) -> None:
-        if seat is None:
-            return
-        was_away = game.gone_since[seat] is not None
-        game.gone_since[seat] = None
+    def _arrived(self, game: LiveGame, conn: Connection) -> None:
+        """A seat that was away is back (its state already says so): the others are told."""
         if game.away_timer is not None and not any(game.gone_since):
             game.away_timer.cancel()
-        if was_away:
-            self._presence_changed(game)
+        self._presence_changed(game, conn)
 
     def _departed(self, game: LiveGame, seat: int | None) -> None:
         if seat is None or game.connected(seat):
@@ -616,7 +612,7 @@ class Authority:
             delay = self.settings.leave_timeout + 0.05
             game.away_timer = asyncio.get_running_loop().call_later(delay, self.tell_presence, game)
 
-    def _presence_changed(self, game: LiveGame) -> None:
+    def _presence_changed(self, game: LiveGame, arrived: Connection | None = None) -> None:
         """A seat came or went: an AI game's clock pauses or resumes; in a friend game every client is
         sent a ``presence`` message (who is away, whether it may claim the win)."""
         if game.info.mode == Mode.AI and game.info.clock is not None and not self._closing:
@@ -624,12 +620,12 @@ class Authority:
             self._clock_tasks.add(task)
             task.add_done_callback(self._clock_tasks.discard)
         elif game.leaving_counts:
-            self.tell_presence(game)
+            self.tell_presence(game, arrived)
 
-    def tell_presence(self, game: LiveGame) -> None:
-        """Send every client of ``game`` who is away and whether it may now claim the win."""
+    def tell_presence(self, game: LiveGame, skip: Connection | None = None) -> None:
+        """Send every client of ``game`` (but ``skip``) who is away and whether it may now claim the win."""
         away = game.away()
-        for conn in list(game.connections):
+        for conn in [c for c in game.connections if c is not skip]:
             conn.send({"type": "presence", "away": away, "can_claim_victory": game.can_claim(conn.seat)})
 
     async def _sync_clock(self, game: LiveGame) -> None:
@@ -790,10 +786,14 @@ class Authority:
                 REFUSED.labels("spectators").inc()
                 raise ClientError("limit", f"this game has as many spectators as it may have "
                                   f"({self.settings.spectators_per_game}): try again later")
-        game.connections.add(conn)
-        self._arrived(game, conn.seat)
+        was_away = conn.seat is not None and game.gone_since[conn.seat] is not None
+        if conn.seat is not None:
+            game.gone_since[conn.seat] = None
         conn.send(state_text(game, conn.seat))
         self.chat.enter(game, conn)
+        game.connections.add(conn)
+        if was_away:
+            self._arrived(game, conn)
         self.kick_ai(game)
 
     async def receive(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:

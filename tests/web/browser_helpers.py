@@ -269,14 +269,14 @@ def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callabl
     where = base.replace("http://", "ws://") + f"/ws/games/{grant['id']}?token="
     with connect(where + grant["tokens"][0]) as ws0, connect(where + grant["tokens"][1]) as ws1:
         sockets = [ws0, ws1]
-        states = [json.loads(ws.recv(timeout=10)) for ws in sockets]
+        states = [recv_main(ws) for ws in sockets]
         while not until(states[0]) and states[0]["status"] != "over":
             mover = next(seat for seat in (0, 1) if states[seat]["view"]["legal"])
             legal = states[mover]["view"]["legal"]
             claims = [a for a in legal if a.startswith("claim")]
             move = claims[0] if claims else (pick or _random_move)(legal, rng)
             states[mover] = _with_log(states[mover], _send_move(sockets[mover], move))
-            states[1 - mover] = _with_log(states[1 - mover], json.loads(sockets[1 - mover].recv(timeout=10)))
+            states[1 - mover] = _with_log(states[1 - mover], recv_main(sockets[1 - mover]))
     return dict(states[0])
 
 
@@ -291,12 +291,20 @@ def _random_move(legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
+def recv_main(ws: Any) -> dict[str, Any]:
+    """The next message that is not a presence or chat message."""
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] not in ("presence", "chat"):
+            return message
+
+
 def _send_move(ws: Any, move: str) -> dict[str, Any]:
     """Send a move and read the state that follows; a flood refusal (the server allows 20
     messages a second) is waited out and the move sent again."""
     for _ in range(5):
         ws.send(json.dumps({"type": "action", "action": move}))
-        answer: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        answer = recv_main(ws)
         if answer["type"] == "state":
             return answer
         assert answer.get("code") == "flood", answer
