@@ -54,7 +54,8 @@ def running_seat(page: Any) -> int | None:
 
 def wait_clock_changes(page: Any, seat: int, text: str) -> None:
     """Wait until the clock of ``seat`` no longer reads ``text``."""
-    page.wait_for_function(f"() => document.querySelector('#clock-{seat}').textContent !== {json.dumps(text)}")
+    now = f"document.querySelector('#clock-{seat}').textContent"
+    page.wait_for_function(f"() => {now} !== {json.dumps(text)}")
 
 
 def play_a_card(page: Any) -> None:
@@ -163,7 +164,7 @@ def test_a_clock_that_runs_out_ends_the_game(pages: Browser, server: LiveServer)
     seat = seat_of(mover)
     mover.wait_for_selector(f"#clock-{seat}.low.running")
     assert re.fullmatch(r"0:0\d\.\d", clock_text(mover, seat))
-    assert other.locator(f"#clock-{1 - seat}.low").count() == 1, "a clock under 10 s is low even when it stands"
+    assert other.locator(f"#clock-{1 - seat}.low").count() == 1, "under 10 s is low, running or not"
     for page in (mover, other):
         wait_over(page)
     name = "Ann" if seat == 0 else "Bob"
@@ -183,7 +184,7 @@ def test_a_clock_that_runs_out_ends_the_game(pages: Browser, server: LiveServer)
 # ---------------------------------------------------------------------- resign, abort, leave
 
 
-def test_a_resignation_after_its_confirmation_ends_the_game_for_both(pages: Browser, server: LiveServer) -> None:
+def test_a_resignation_after_its_confirmation_ends_the_game(pages: Browser, server: LiveServer) -> None:
     """Resign asks first (No keeps the game going); Yes ends it for both, the reason shown."""
     grant, links = open_friend_table(server.url, clock={"initial": 180, "increment": 2})
     ann, bob = seated_pages(pages, server.url, links)
@@ -250,7 +251,7 @@ def test_a_player_who_leaves_and_the_win_claimed(pages: Browser, server: LiveSer
 # ---------------------------------------------------------------------- the lobby
 
 
-def test_the_lobby_puts_your_turn_first_and_counts_it_in_the_title(pages: Browser, server: LiveServer) -> None:
+def test_the_lobby_puts_your_turn_first_and_counts_it(pages: Browser, server: LiveServer) -> None:
     """Two tables against the AI (one at 1 day per move) and a friend table waiting for its second
     player (5+5): "Your turn in 2 games", the title "(2) Schotten Totten", those rows first, each with
     its time control; the turn-based clock of the game page reads hours left."""
@@ -262,7 +263,7 @@ def test_the_lobby_puts_your_turn_first_and_counts_it_in_the_title(pages: Browse
     page.wait_for_function(MY_DECISION)
     seat = seat_of(page)
     assert re.fullmatch(r"2[34] hours left", clock_text(page, seat)), clock_text(page, seat)
-    assert page.locator(f"#clock-{1 - seat}").is_hidden(), "the waiting seat of a turn-based game shows no clock"
+    assert page.locator(f"#clock-{1 - seat}").is_hidden(), "a turn-based game shows the running clock only"
     page.goto(f"{server.url}/")
     page.select_option("#clock", "custom-time")
     assert page.locator("#clock-minutes").is_visible() and page.locator("#clock-days").is_hidden()
