@@ -145,10 +145,14 @@ class Browser:
             context.close()
 
 
-def create_table(page: Any, url: str, nickname: str, variant: str, mode: str = "ai", rounds: int = 1) -> str:
-    """Create a table from the lobby form; return the game id."""
+def create_table(page: Any, url: str, nickname: str, variant: str, mode: str = "ai", rounds: int = 1,
+                 clock: str | None = None) -> str:
+    """Create a table from the lobby form (with the time control ``clock``, a value of its
+    ``#clock`` choice, else the one the form offers); return the game id."""
     page.goto(f"{url}/")
     page.fill("#nickname", nickname)
+    if clock is not None:
+        page.select_option("#clock", clock)
     page.select_option("#variant", variant)
     page.select_option("#rounds", str(rounds))
     page.check(f'input[name="mode"][value="{mode}"]')
@@ -173,15 +177,18 @@ class LiveServer:
     Without ``seed`` it is exactly ``python -m schotten serve``; with ``seed`` it is the same
     app (``create_app``) run by uvicorn from this module, with the games' seeds fixed
     (``seed``, ``seed + 1``, ... in the order the tables are created) and the AI in threads,
-    so that the games a test plays are the same on every run.
+    so that the games a test plays are the same on every run. ``env`` adds settings
+    (``SCHOTTEN_LEAVE_TIMEOUT``, ...) to its environment.
     """
 
-    def __init__(self, database: Path, log: Path, seed: int | None = None) -> None:
+    def __init__(self, database: Path, log: Path, seed: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = database
         self.log = log
         self.seed = seed
+        self.env = dict(env or {})
         self.process: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
@@ -193,7 +200,7 @@ class LiveServer:
 
     def start(self) -> None:
         """Start the server and wait until it answers."""
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_ENV}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **GENEROUS_ENV, **self.env}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(self.command(), stdout=out, stderr=subprocess.STDOUT, env=env)
         self._wait_ready()
@@ -248,14 +255,31 @@ def finished_friend_game(base: str, seed: int = 0) -> tuple[str, list[str]]:
     return grant["id"], links
 
 
-def open_friend_table(base: str, variant: str = "base", rounds: int = 1) -> tuple[dict[str, Any], list[str]]:
-    """A friend table with Ann (seat 0) and Bob (seat 1) seated: (Ann's grant with both tokens
-    as ``tokens``, [Ann's seat link, Bob's seat link])."""
-    grant = post_json(f"{base}/api/tables", {"mode": "friend", "nickname": "Ann", "seat": 0,
-                                             "variant": variant, "rounds": rounds})
+def open_friend_table(base: str, variant: str = "base", rounds: int = 1,
+                      clock: dict[str, int] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """A friend table with Ann (seat 0) and Bob (seat 1) seated, with the time control ``clock``
+    (untimed by default): (Ann's grant with both tokens as ``tokens``, [Ann's seat link, Bob's
+    seat link])."""
+    body: dict[str, Any] = {"mode": "friend", "nickname": "Ann", "seat": 0, "variant": variant,
+                            "rounds": rounds}
+    if clock is not None:
+        body["clock"] = clock
+    grant = post_json(f"{base}/api/tables", body)
     bob = post_json(f"{base}/api/tables/{grant['id']}/join", {"nickname": "Bob"})
     grant["tokens"] = [grant["token"], bob["token"]]
     return grant, [grant["url"], bob["url"]]
+
+
+def seated_pages(pages: Browser, base: str, links: list[str], **options: Any) -> list[Any]:
+    """A page of its own browser (cookies) for each seat link, open at its table once the state
+    has arrived; ``options`` go to ``Browser.page`` (``locale``, ...)."""
+    opened = []
+    for link in links:
+        page = pages.page(**options)
+        page.goto(f"{base}{link}")
+        page.wait_for_selector("#status[data-version]")
+        opened.append(page)
+    return opened
 
 
 def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callable[[dict[str, Any]], bool],

@@ -52,9 +52,10 @@ export function realTimeText(ms) {
   return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
-/** A turn-based clock: "2 days left", "5 hours left", "12 minutes left". */
+/** A turn-based clock, never more than is left: "2 days left" (from 48 hours), "30 hours left",
+ * "12 minutes left". */
 export function turnText(ms) {
-  if (ms >= DAY_MS) return tn("{n} day left", "{n} days left", Math.floor(ms / DAY_MS));
+  if (ms >= 2 * DAY_MS) return tn("{n} day left", "{n} days left", Math.floor(ms / DAY_MS));
   if (ms >= HOUR_MS) return tn("{n} hour left", "{n} hours left", Math.floor(ms / HOUR_MS));
   return tn("{n} minute left", "{n} minutes left", Math.ceil(ms / 60_000));
 }
