@@ -170,6 +170,7 @@ function render(what = "all") {
   window.schotten = {
     state: game.msg, provisional: game.provisional, animated: page.animated, roundEnd: shownRound(),
     get signals() { return signalCounts(); },
+    get mode() { return game.info ? game.info.mode : null; },
   };
 }
 
