@@ -44,7 +44,7 @@ from .schemas import clean_nickname
 from .settings import WebSettings
 from .sockets import Connection
 from .store import Store
-from .vocab import Mode, Room, Status
+from .vocab import Mode, Room
 
 if TYPE_CHECKING:
     from .authority import LiveGame
@@ -105,14 +105,9 @@ class GameChat:
         return seat in self.mutes
 
 
-def over(game: LiveGame) -> bool:
-    """Whether the game is over (both rooms go to everyone)."""
-    return game.state.is_over or game.info.status == Status.OVER
-
-
 def rooms_of(game: LiveGame, seat: int | None) -> tuple[Room, ...]:
     """The rooms a client of ``seat`` gets now."""
-    if over(game):
+    if game.finished:
         return (Room.PLAYERS, Room.SPECTATORS)
     return (Room.SPECTATORS,) if seat is None else (Room.PLAYERS,)
 
@@ -162,7 +157,7 @@ class Chat:
             limit = self.settings.chat_history
             chat.rooms = {room: deque(lines, maxlen=limit) for room, lines in rooms.items()}
             chat.mutes = mutes
-            chat.opened = over(game)
+            chat.opened = game.finished
             chat.loaded = True
 
     def _read(self, game_id: str) -> tuple[dict[Room, list[ChatLine]], set[int]]:
@@ -185,7 +180,7 @@ class Chat:
     def opened(self, game: LiveGame) -> None:
         """Once the game is over: send every client the history of the room it did not get."""
         chat = game.chat
-        if chat.opened or not chat.loaded or not over(game):
+        if chat.opened or not chat.loaded or not game.finished:
             return
         chat.opened = True
         for conn in list(game.connections):

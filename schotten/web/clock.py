@@ -12,11 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 DAY_MS = 24 * 3600 * 1000
-LOW_TIME_MS = 10_000
-"""A real-time clock below this is shown as low (the page warns)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +41,6 @@ class TimeControl:
         if self.days is not None:
             return {"days": self.days}
         return {"initial": self.initial or 0, "increment": self.increment}
-
-    @property
-    def name(self) -> str:
-        """A short name: ``3+2`` (minutes+seconds; ``0.5+0`` below a minute) or ``2d``."""
-        if self.days is not None:
-            return f"{self.days}d"
-        minutes = (self.initial or 0) / 60
-        return f"{minutes:g}+{self.increment}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +112,6 @@ class Clock:
         if self.since is None:
             return self
         return replace(self, since=self.since + delta)
-
-    def told(self, now: datetime) -> dict[str, Any]:
-        """What a state message says of the clock (see docs/web.md): the control, each seat's ms left
-        at ``now`` and the running seat."""
-        return {"clocks": list(self.remaining(now)), "clock_running": self.running,
-                "clock": self.control.to_dict()}
 
 
 def _ms(delta: timedelta) -> int:

@@ -39,6 +39,8 @@ from . import metrics
 from .clock import Clock, TimeControl
 from .db import (
     Base,
+    ChatMuteRow,
+    ChatRow,
     ClosedRematchRow,
     GameRow,
     LogRow,
@@ -538,7 +540,6 @@ class Store:
         """Store a chat message of ``game_id`` under the game's next index (counted from 0: the largest
         stored + 1, read in the same transaction), tried again up to ``tries`` times if another writer
         took that index meanwhile; the index it got."""
-        from .db import ChatRow
 
         for attempt in range(tries):
             try:
@@ -557,7 +558,6 @@ class Store:
                    limit: int) -> list[tuple[int, int | None, str, str, datetime]]:
         """The last ``limit`` chat messages of a room of ``game_id``, oldest first: (index, seat, name,
         text, time) each."""
-        from .db import ChatRow
 
         query = (
             select(ChatRow.index, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.time)
@@ -571,7 +571,6 @@ class Store:
 
     def set_chat_mute(self, game_id: str, seat: int, muted: bool) -> None:
         """Store (``muted``) or remove that ``seat`` of ``game_id`` muted the other player's chat."""
-        from .db import ChatMuteRow
 
         with self._use() as session, session.begin():
             row = session.get(ChatMuteRow, (game_id, seat))
@@ -582,7 +581,6 @@ class Store:
 
     def chat_mutes(self, game_id: str) -> set[int]:
         """The seats of ``game_id`` that muted the other player's chat."""
-        from .db import ChatMuteRow
 
         with self._use() as session:
             return set(session.scalars(select(ChatMuteRow.seat).where(ChatMuteRow.game_id == game_id)))

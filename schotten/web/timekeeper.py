@@ -100,9 +100,9 @@ class Timekeeper:
             return 0.0
         return self.POLL if later is None else (later - authority.now()).total_seconds()
 
-    async def _abandon(self, force: bool = False) -> int:
+    async def _abandon(self) -> int:
         loop = asyncio.get_running_loop()
-        if not force and loop.time() - self._last_abandon < self.ABANDON_EVERY:
+        if loop.time() - self._last_abandon < self.ABANDON_EVERY:
             return 0
         self._last_abandon = loop.time()
         return await self.abandon_idle()

@@ -270,12 +270,35 @@ def open_friend_table(base: str, variant: str = "base", rounds: int = 1,
     return grant, [grant["url"], bob["url"]]
 
 
-def seated_pages(pages: Browser, base: str, links: list[str], **options: Any) -> list[Any]:
+MY_DECISION = """() => {
+  const s = document.querySelector('#status');
+  return s && s.dataset.version !== undefined && !document.body.classList.contains('pending')
+    && s.dataset.mine === '1';
+}"""
+"""A page script: whether the decision is this page's seat's and nothing is pending."""
+
+
+def play_a_card(page: Any) -> None:
+    """On this seat's turn: play its first lit card on its first lit stone (confirming if asked);
+    wait until the server has answered."""
+    page.wait_for_function(MY_DECISION)
+    version = page.get_attribute("#status", "data-version")
+    page.locator("#hand .card.playable").first.click()
+    page.locator(".col.target").first.click()
+    if page.locator("#confirm-bar").count():
+        page.click('#prompt [data-action="confirm"]')
+    page.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'")
+
+
+def seated_pages(pages: Browser, base: str, links: list[str], init_script: str | None = None,
+                 **options: Any) -> list[Any]:
     """A page of its own browser (cookies) for each seat link, open at its table once the state
-    has arrived; ``options`` go to ``Browser.page`` (``locale``, ...)."""
+    has arrived, ``init_script`` run first in each; ``options`` go to ``Browser.page`` (``locale``, ...)."""
     opened = []
     for link in links:
         page = pages.page(**options)
+        if init_script is not None:
+            page.add_init_script(init_script)
         page.goto(f"{base}{link}")
         page.wait_for_selector("#status[data-version]")
         opened.append(page)

@@ -16,16 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Browser, LiveServer, create_table, open_friend_table, seated_pages
+from browser_helpers import (
+    MY_DECISION,
+    Browser,
+    LiveServer,
+    create_table,
+    open_friend_table,
+    play_a_card,
+    seated_pages,
+)
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 LEAVE_TIMEOUT_S = 2
-MY_DECISION = """() => {
-  const s = document.querySelector('#status');
-  return s && s.dataset.version !== undefined && !document.body.classList.contains('pending')
-    && s.dataset.mine === '1';
-}"""
 SOUND_ON = "localStorage.setItem('schotten.sound', '1');"
 
 
@@ -56,18 +59,6 @@ def wait_clock_changes(page: Any, seat: int, text: str) -> None:
     """Wait until the clock of ``seat`` no longer reads ``text``."""
     now = f"document.querySelector('#clock-{seat}').textContent"
     page.wait_for_function(f"() => {now} !== {json.dumps(text)}")
-
-
-def play_a_card(page: Any) -> None:
-    """On this seat's decision: play its first lit card on its first lit stone (confirming if
-    asked); wait until the server has answered."""
-    page.wait_for_function(MY_DECISION)
-    version = page.get_attribute("#status", "data-version")
-    page.locator("#hand .card.playable").first.click()
-    page.locator(".col.target").first.click()
-    if page.locator("#confirm-bar").count():
-        page.click('#prompt [data-action="confirm"]')
-    page.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'")
 
 
 def mover_first(players: list[Any]) -> tuple[Any, Any]:
@@ -153,13 +144,7 @@ def test_a_clock_that_runs_out_ends_the_game(pages: Browser, server: LiveServer)
     """A 5-second clock: it reads tenths and warns (class, and one short sound for the player whose
     clock it is, sounds being on); at 0 the server ends the game: "X ran out of time" for both."""
     grant, links = open_friend_table(server.url, clock={"initial": 5, "increment": 0})
-    players = []
-    for link in links:
-        page = pages.page()
-        page.add_init_script(SOUND_ON)
-        page.goto(f"{server.url}{link}")
-        page.wait_for_selector("#status[data-version]")
-        players.append(page)
+    players = seated_pages(pages, server.url, links, SOUND_ON)
     mover, other = mover_first(players)
     seat = seat_of(mover)
     mover.wait_for_selector(f"#clock-{seat}.low.running")

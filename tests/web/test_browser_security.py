@@ -15,13 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Browser, LiveServer, create_table, post_json
+from browser_helpers import Browser, LiveServer, create_table, play_a_card, post_json
 
-MY_DECISION = """() => {
-  const s = document.querySelector('#status');
-  return s && s.dataset.version !== undefined && !document.body.classList.contains('pending')
-    && s.dataset.mine === '1';
-}"""
 ATTACK_PAGE = """<!doctype html><title>elsewhere</title><script>
 window.got = []; window.shut = null;
 const ws = new WebSocket("ws://127.0.0.1:{port}/ws/games/{game}");
@@ -81,18 +76,6 @@ def watched(page: Any) -> tuple[list[str], list[str]]:
     page.on("websocket", lambda ws: sockets.append(ws.url))
     page.on("console", lambda msg: blocked.extend([msg.text] * ("Content Security Policy" in msg.text)))
     return sockets, blocked
-
-
-def play_a_card(page: Any) -> None:
-    """On this seat's turn: play its first lit card on its first lit stone (confirming if asked);
-    wait until the server has answered."""
-    page.wait_for_function(MY_DECISION)
-    version = page.get_attribute("#status", "data-version")
-    page.locator("#hand .card.playable").first.click()
-    page.locator(".col.target").first.click()
-    if page.locator("#confirm-bar").count():
-        page.click('#prompt [data-action="confirm"]')
-    page.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'")
 
 
 def assert_no_token(page: Any, sockets: list[str], token: str | None = None) -> None:

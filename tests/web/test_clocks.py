@@ -130,7 +130,8 @@ def test_a_turn_of_several_decisions_is_one_running_clock(tmp_path: Path, fake: 
 
 
 def test_a_flag_at_the_deadline_with_nobody_connected(tmp_path: Path, fake: FakeClock) -> None:
-    """The clock runs out with no socket open: the game is lost on time at the deadline."""
+    """The clock runs out with no socket open: the game is lost on time at the deadline (a forfeit:
+    the round and the match to the other seat, R9.2)."""
     with app_at(test_settings(tmp_path), fake) as client:
         ann, _ = timed_duel(client, {"initial": 30, "increment": 0})
         fake.advance(29.9)
@@ -227,7 +228,8 @@ def test_my_games_put_the_games_where_it_is_my_move_first(tmp_path: Path, fake: 
 
 
 def test_resigning_gives_the_match_to_the_opponent(tmp_path: Path, fake: FakeClock) -> None:
-    """A resignation ends the game for everyone at once, reason ``resigned``; a spectator cannot."""
+    """A resignation ends the game for everyone at once, reason ``resigned`` (a forfeit, R9.2); a
+    spectator cannot."""
     with app_at(test_settings(tmp_path), fake) as client:
         ann, bob = timed_duel(client, {"initial": 180, "increment": 2})
         with client.websocket_connect(socket_path(ann["id"], ann["token"])) as a, \
