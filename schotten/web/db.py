@@ -23,17 +23,21 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     String,
+    UniqueConstraint,
     create_engine,
     event,
     make_url,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.expression import false
 
 
 class Base(DeclarativeBase):
@@ -78,6 +82,15 @@ class GameRow(Base):
     """How a game that did not end on the board ended: time, resigned, aborted, left, abandoned."""
     moved: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     """When the last log entry was stored (an untimed game with no move for long is abandoned)."""
+    account0: Mapped[int | None] = mapped_column(Integer, index=True)
+    """The account (``accounts.id``) playing seat 0 (None: a guest, the AI or a free seat). No foreign
+    key: adding one would make SQLite copy the games table, which the logs refer to."""
+    account1: Mapped[int | None] = mapped_column(Integer, index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the game was created rated: it changes both accounts' ratings in its pool when it ends."""
+    min_rating: Mapped[int | None] = mapped_column(Integer)
+    """An open challenge's rating range: who may take the free seat (None: no bound)."""
+    max_rating: Mapped[int | None] = mapped_column(Integer)
 
 
 class LogRow(Base):
@@ -142,6 +155,90 @@ class ChatMuteRow(Base):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+
+
+class AccountRow(Base):
+    """A player's account. ``name_key`` is the username folded for comparison (case and look-alike
+    characters), unique; a deleted account keeps its row (its games name it) without a password."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A logged-in browser: the SHA-256 of the session id its cookie holds, never the id itself."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RatingRow(Base):
+    """An account's Glicko-2 rating in one pool (``vocab.pool_name``: a variant and a speed)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+    played: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    """When the account's last rated game of this pool ended."""
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one seat's rating: at most one per game and seat (the key), so a
+    game never changes a rating twice; an account's rows are its rating history."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    pool: Mapped[str] = mapped_column(String(32))
+    rating_before: Mapped[float] = mapped_column(Float)
+    rd_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    rd_after: Mapped[float] = mapped_column(Float)
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class PoolEntryRow(Base):
+    """A player waiting in "Play now" (the SHA-256 of their waiting ticket is the key): a variant, a
+    time control and rated or casual; ``game_id`` and ``seat`` are set once they are paired. An
+    account waits at most once (unique ``account_id``; guests have none)."""
+
+    __tablename__ = "pool_entries"
+    __table_args__ = (UniqueConstraint("account_id", name="uq_pool_entries_account"),)
+
+    ticket_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), index=True)
+    clock_initial: Mapped[int | None] = mapped_column(Integer)
+    clock_increment: Mapped[int | None] = mapped_column(Integer)
+    clock_days: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    nickname: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[float | None] = mapped_column(Float)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """When the waiting player last asked how it goes (an entry not seen for long is dropped)."""
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int | None] = mapped_column(Integer)
 
 
 class ServerBeatRow(Base):

@@ -172,6 +172,11 @@ class CreateTable(BaseModel):
     nickname: str
     seat: Literal[0, 1] | None = None
     clock: ClockSpec | None = None
+    rated: bool = False
+    """Rated: only for a friend table with a clock, created and joined by accounts."""
+    min_rating: int | None = Field(None, ge=0, le=4000)
+    max_rating: int | None = Field(None, ge=0, le=4000)
+    """An open challenge's range: only players rated within it (in the table's pool) may join."""
 
     @field_validator("nickname", mode="before")
     @classmethod
@@ -258,6 +263,15 @@ class Table(BaseModel):
     """The seat this browser holds at the table (in ``/api/my-games`` only; None elsewhere)."""
     your_turn: bool = False
     """Whether it is this browser's seat to move (in ``/api/my-games`` only)."""
+    rated: bool = False
+    accounts: list[str | None] = [None, None]
+    """Each seat's username if an account plays it (its profile is ``/player/{name}``), else None."""
+    ratings: list[int | None] = [None, None]
+    """Each account seat's rating in the table's pool, rounded (None: a guest, or no clock)."""
+    provisional: list[bool] = [False, False]
+    """Whether each rating is provisional (RD of 110 or more): the page shows it with a "?"."""
+    rating_range: list[int | None] = [None, None]
+    """An open challenge's bounds on the joining player's rating."""
 
 
 class GameSummary(Table):

@@ -7,6 +7,7 @@
 | ``sockets.SocketServer``    | the WebSocket transport (the authority is its host)          |
 | ``outbound``                | what clients are sent (state messages, tables, replays)      |
 | ``store.Store``             | the database                                                  |
+| ``accounts.Accounts``       | accounts, passwords and sessions                             |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -25,6 +26,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
+from .accounts import Accounts
 from .ai import AiPool
 from .authority import Authority, LiveGame
 from .errors import ServiceError, StoreUnavailable, check_has_game
@@ -56,6 +58,7 @@ class GameService:
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)
         self.quotas = self.authority.quotas
+        self.accounts = Accounts(self.store, settings.session_ttl, self.authority.now)
         self.sockets = SocketServer(settings, self.authority, self.quotas)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 

@@ -76,6 +76,17 @@ class WebSettings:
     chat_max_chars: int = 300
     chat_rate: str = "5/10second;30/minute"
     chat_history: int = 200
+    # players: accounts, sessions, ratings and "Play now"
+    session_ttl: float = 30 * 24 * 3600.0
+    login_rate: str = "5/minute;30/hour"
+    login_address_rate: str = "20/minute;200/hour"
+    signup_rate: str = "5/hour;20/day"
+    pair_range: int = 200
+    pair_widen: float = 10.0
+    pool_ai_offer: float = 30.0
+    pool_entry_ttl: float = 30.0
+    leaderboard_days: float = 90.0
+    leaderboard_size: int = 50
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> WebSettings:

@@ -93,6 +93,11 @@ class GameInfo:
     clock: Clock | None = None
     ended: Ending | None = None
     moved: datetime | None = None
+    accounts: list[int | None] = field(default_factory=lambda: [None, None])
+    """The account of each seat (None: a guest, the AI or a free seat)."""
+    rated: bool = False
+    rating_range: tuple[int | None, int | None] = (None, None)
+    """An open challenge's bounds on the rating of who may take its free seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +113,8 @@ class Entry:
     spent_ms: int | None = None
 
 
-def _info(row: GameRow) -> GameInfo:
+def info_of(row: GameRow) -> GameInfo:
+    """The game of a ``games`` row (without its rematch links: see ``with_links``)."""
     return GameInfo(
         id=row.id,
         variant=row.variant,
@@ -125,6 +131,9 @@ def _info(row: GameRow) -> GameInfo:
         clock=_clock_of(row),
         ended=Ending(row.ended) if row.ended else None,
         moved=utc(row.moved) if row.moved is not None else None,
+        accounts=[row.account0, row.account1],
+        rated=bool(row.rated),
+        rating_range=(row.min_rating, row.max_rating),
     )
 
 
@@ -172,10 +181,15 @@ def _row(info: GameInfo) -> GameRow:
         status=str(info.status),
         winner=info.winner,
         created=utc(info.created),
+        account0=info.accounts[0],
+        account1=info.accounts[1],
+        rated=info.rated,
+        min_rating=info.rating_range[0],
+        max_rating=info.rating_range[1],
     )
 
 
-def _with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
+def with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
     """Fill in each game's rematch, its closed offer and the game it is the rematch of (two queries)."""
     ids = [info.id for info in infos]
     if not ids:
@@ -250,6 +264,11 @@ class Store:
             except (DBAPIError, DisconnectionError, PoolTimeout) as error:
                 raise self._unavailable(error) from None
             self._check_file()
+
+    def use(self) -> contextlib.AbstractContextManager[Session]:
+        """A session for the modules that keep their own tables (accounts, ratings, pairing): the same
+        file checks, and database errors become ``StoreUnavailable``."""
+        return self._use()
 
     def _unavailable(self, error: SQLAlchemyError) -> StoreUnavailable:
         """The refusal for a failed database call (logged, counted)."""
@@ -382,7 +401,7 @@ class Store:
         """The rematch of ``game_id`` as stored, or None."""
         with self._use() as session:
             row = session.get(GameRow, game_id)
-            return None if row is None else _with_links(session, [_info(row)])[0].rematch
+            return None if row is None else with_links(session, [info_of(row)])[0].rematch
 
     def load(self, game_id: str) -> tuple[GameInfo, list[Entry]] | None:
         """A game and its whole log in order, or None if there is no such game.
@@ -396,7 +415,7 @@ class Store:
             if row is None:
                 return None
             query = select(LogRow).where(LogRow.game_id == game_id).order_by(LogRow.index)
-            return _with_links(session, [_info(row)])[0], [_entry(e) for e in session.scalars(query)]
+            return with_links(session, [info_of(row)])[0], [_entry(e) for e in session.scalars(query)]
 
     def recent(self, limit: int) -> list[GameInfo]:
         """The ``limit`` most recently created games, newest first (closed rematch tables left out)."""
@@ -407,7 +426,7 @@ class Store:
                 .order_by(GameRow.created.desc(), GameRow.id)
                 .limit(limit)
             )
-            return _with_links(session, [_info(row) for row in session.scalars(query)])
+            return with_links(session, [info_of(row) for row in session.scalars(query)])
 
     def infos(self, ids: list[str]) -> list[GameInfo]:
         """The games of these ids that exist, newest first (closed rematch tables left out)."""
@@ -420,7 +439,7 @@ class Store:
                 .where(GameRow.id.in_(wanted), GameRow.status != Status.CLOSED.value)
                 .order_by(GameRow.created.desc(), GameRow.id)
             )
-            return _with_links(session, [_info(row) for row in session.scalars(query)])
+            return with_links(session, [info_of(row) for row in session.scalars(query)])
 
     def games_in_play(self, mode: Mode | None = None) -> list[str]:
         """The ids of the games being played (of one mode, if given)."""
@@ -431,18 +450,20 @@ class Store:
             return list(session.scalars(query))
 
     def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str,
-                  clock: Clock | None = None, moved: datetime | None = None) -> bool:
-        """Give the free ``seat`` of an open table to a player and start the game (with ``clock``, its
-        first clock running, if it is timed); False if the seat was taken or the table is no longer
-        open (a closed rematch table)."""
+                  clock: Clock | None = None, moved: datetime | None = None,
+                  account: int | None = None) -> bool:
+        """Give the free ``seat`` of an open table to a player (``account``: theirs, if they are logged
+        in) and start the game (with ``clock``, its first clock running, if it is timed); False if the
+        seat was taken or the table is no longer open (a closed rematch table)."""
         player = GameRow.player0 if seat == 0 else GameRow.player1
         token = GameRow.token_hash0 if seat == 0 else GameRow.token_hash1
+        owner = GameRow.account0 if seat == 0 else GameRow.account1
         query = (
             update(GameRow)
             .where(GameRow.id == game_id, GameRow.mode == Mode.FRIEND.value,
                    GameRow.status == Status.OPEN.value, token.is_(None))
-            .values({player: nickname, token: token_hash, GameRow.status: Status.PLAYING.value,
-                     GameRow.moved: utc(moved or datetime.now(UTC))})
+            .values({player: nickname, token: token_hash, owner: account,
+                     GameRow.status: Status.PLAYING.value, GameRow.moved: utc(moved or datetime.now(UTC))})
         )
         if clock is not None:
             query = query.values(clock_values(clock))
@@ -460,8 +481,8 @@ class Store:
                 if status == Status.OPEN:
                     query = query.where(GameRow.created >= utc(open_since))
                 query = query.order_by(GameRow.created.desc(), GameRow.id).limit(limit)
-                infos += [_info(row) for row in session.scalars(query)]
-            return _with_links(session, infos)
+                infos += [info_of(row) for row in session.scalars(query)]
+            return with_links(session, infos)
 
     def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
         """Append ``entry`` to the game's log and set its status and winner, in one transaction."""

@@ -12,7 +12,8 @@ from enum import StrEnum
 from ..bots.registry import DEFAULT_LEVEL, LEVELS
 from ..engine import VARIANTS
 
-__all__ = ["DEFAULT_LEVEL", "LEVEL_NAMES", "VARIANTS", "Ending", "Mode", "Room", "Status"]
+__all__ = ["DEFAULT_LEVEL", "LEVEL_NAMES", "POOLS", "VARIANTS", "Ending", "Mode", "Room", "Speed", "Status",
+           "pool_name"]
 
 
 class Status(StrEnum):
@@ -60,3 +61,19 @@ class Room(StrEnum):
 
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 """The AI levels offered in the lobby, weakest first (``DEFAULT_LEVEL`` when none is named)."""
+
+
+class Speed(StrEnum):
+    """How fast a rated game is played: each speed has its own ratings, as lichess keeps its apart."""
+
+    REALTIME = "realtime"
+    TURNBASED = "turnbased"
+
+
+def pool_name(variant: str, turn_based: bool) -> str:
+    """The rating pool of a game of ``variant`` at a speed: ``"base.realtime"``, ``"tactics.turnbased"``."""
+    return f"{variant}.{Speed.TURNBASED if turn_based else Speed.REALTIME}"
+
+
+POOLS: tuple[str, ...] = tuple(pool_name(v, t) for v in VARIANTS for t in (False, True))
+"""Every rating pool: each variant, real-time and turn-based apart."""
