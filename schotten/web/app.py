@@ -25,6 +25,7 @@ from starlette.routing import Match, Route
 
 from . import edge, i18n, quotas, security, watch
 from .errors import UNAVAILABLE, ServiceError, StoreUnavailable
+from .identity import viewer
 from .schemas import (
     ClosedOffer,
     CreateTable,
@@ -232,21 +233,25 @@ def _api_routes(app: FastAPI, service: GameService) -> None:
 
     @app.get("/api/my-games", response_model=Tables)
     async def my_games(request: Request) -> Tables:
-        """The tables whose seat this browser holds (its seat cookies), newest first."""
-        return Tables(tables=await service.mine(cookies(request)))
+        """The tables whose seat this browser holds (its seat cookies) or its account plays, your move
+        first, then newest first."""
+        return Tables(tables=await service.mine(cookies(request), await viewer(request)))
 
     @app.post("/api/tables", response_model=SeatGrant, responses=_ERRORS)
     async def create_table(body: CreateTable, request: Request, response: Response) -> SeatGrant:
         """Open a table against the AI or a friend; the answer holds your seat's secret link (429 beyond
-        your address's quotas: tables per hour, open tables, AI games in play)."""
-        grant = await service.create(body, quotas.address_of(request.client))
+        your address's quotas: tables per hour, open tables, AI games in play). Logged in, you play
+        under your username, and the table may be rated (with a clock, against a person)."""
+        grant = await service.create(body, quotas.address_of(request.client), await viewer(request))
         _seat_cookie(response, grant.id, grant.token, https)
         return grant
 
     @app.post("/api/tables/{game_id}/join", response_model=SeatGrant, responses=_ERRORS)
-    async def join_table(game_id: str, body: JoinTable, response: Response) -> SeatGrant:
-        """Take the free seat of a table (410 once it expired: nobody joined in time)."""
-        grant = await service.join(game_id, body.nickname)
+    async def join_table(game_id: str, request: Request, response: Response,
+                         body: JoinTable | None = None) -> SeatGrant:
+        """Take the free seat of a table (410 once it expired: nobody joined in time; 403 for a guest at
+        a rated table, or a player rated outside its range)."""
+        grant = await service.join(game_id, body.nickname if body else None, await viewer(request))
         _seat_cookie(response, grant.id, grant.token, https)
         return grant
 

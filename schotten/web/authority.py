@@ -24,9 +24,11 @@ from typing import Any, TypeVar
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
 from ..engine.view import view
 from . import metrics
+from .accounts import AccountRef, Accounts
 from .ai import AiPool, decision_seed
 from .chat import Chat, GameChat
 from .clock import Clock
+from .db import RatingRow
 from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, ending_of, rebuilt, replay, undo_notation, undo_span
 from .messages import (
@@ -51,7 +53,7 @@ from .settings import WebSettings
 from .sockets import Connection
 from .store import ACTION, END, UNDO, Entry, GameInfo, Store
 from .timekeeper import Timekeeper
-from .vocab import Ending, Mode, Status
+from .vocab import Ending, Mode, Status, pool_name
 from .writer import Writer
 
 logger = logging.getLogger("schotten.web")
@@ -227,6 +229,7 @@ class Authority:
         self.writer = Writer(store)
         self.damaged: set[str] = set()
         self.timekeeper: Timekeeper | None = None
+        self.accounts = Accounts(store, settings.session_ttl, lambda: self.now())
         self._clock_tasks: set[asyncio.Task[None]] = set()
         self.chat = Chat(settings, store)
 
@@ -335,14 +338,19 @@ class Authority:
         self.games[info.id] = game
         return game
 
-    async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
-        """Open a new table for a client at ``address`` (429 beyond its quotas, see ``quotas``);
-        against the AI the game starts at once."""
+    async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS,
+                     account: AccountRef | None = None) -> SeatGrant:
+        """Open a new table for a client at ``address``, logged in as ``account`` or a guest (429
+        beyond its quotas, see ``quotas``); against the AI the game starts at once."""
+        nickname = _player_name(request.nickname, account)
+        _check_rated(request, account)
         seat = request.seat if request.seat is not None else secrets.randbelow(2)
-        players, hashes, token = one_seat_taken(seat, request.nickname)
+        players, hashes, token = one_seat_taken(seat, nickname)
         ai = request.mode == Mode.AI
         if ai:
             players[1 - seat] = f"AI ({request.level})"
+        accounts: list[int | None] = [None, None]
+        accounts[seat] = account.id if account is not None else None
         info = GameInfo(
             id=secrets.token_hex(8),
             variant=request.variant,
@@ -356,6 +364,9 @@ class Authority:
             status=Status.PLAYING if ai else Status.OPEN,
             clock=Clock.new(request.clock.control()) if request.clock else None,
             moved=self.now(),
+            accounts=accounts,
+            rated=request.rated,
+            rating_range=(request.min_rating, request.max_rating),
         )
         self.quotas.admit_table(address, info.id, ai, self._ai_in_play)
         try:
@@ -366,8 +377,8 @@ class Authority:
         self.kick_ai(self.add(info))
         return grant(info.id, seat, token, invite=not ai)
 
-    async def join(self, game_id: str, nickname: str) -> SeatGrant:
-        """Take the free seat of a table; the game starts."""
+    async def join(self, game_id: str, nickname: str | None, account: AccountRef | None = None) -> SeatGrant:
+        """Take the free seat of a table, as ``account`` or a guest; the game starts."""
         game = await self.game(game_id)
         if game.info.status == Status.CLOSED:
             raise ServiceError(409, "this table is closed: its rematch offer was withdrawn or declined")
@@ -378,14 +389,49 @@ class Authority:
             raise ServiceError(410, f"this table expired: nobody took its free seat within "
                                f"{seconds(self.settings.open_table_ttl)} of its opening; open a new table "
                                "or join another")
+        name = _player_name(nickname, account)
+        await self._check_joiner(game.info, account)
         async with game.lock:
             free = [s for s in (0, 1) if game.info.token_hashes[s] is None and s != game.info.ai_seat]
             if not free:
                 raise ServiceError(409, NO_FREE_SEAT)
             seat = free[0]
-            token = await self.sit(game, seat, nickname, NO_FREE_SEAT)
+            token = await self.sit(game, seat, name, NO_FREE_SEAT, account.id if account else None)
         self.quotas.joined(game_id)
         return grant(game_id, seat, token, invite=False)
+
+    async def _check_joiner(self, info: GameInfo, account: AccountRef | None) -> None:
+        """Refuse who may not take the free seat: a guest at a rated table or one with a rating range,
+        the table's own creator, or a player rated outside its range."""
+        low, high = info.rating_range
+        bounded = low is not None or high is not None
+        if account is None and (info.rated or bounded):
+            why = "is rated" if info.rated else "has a rating range"
+            raise ServiceError(403, f"this table {why}: log in (or sign up) to join it")
+        if account is not None and account.id in info.accounts:
+            raise ServiceError(409, "this is your own table: wait for an opponent to join it")
+        if account is not None and bounded:
+            rating = await self.db(self.rating_in_pool, account.id, info)
+            if (low is not None and rating < low) or (high is not None and rating > high):
+                raise ServiceError(403, f"this table is for players rated {low or 0} to {high or '...'} in "
+                                   f"its pool; your rating there is {round(rating)}")
+
+    def rating_in_pool(self, account_id: int, info: GameInfo) -> float:
+        """The account's rating in the pool of the game ``info`` (blocking: run it with ``db``)."""
+        turn_based = info.clock is not None and info.clock.control.turn_based
+        pool = pool_name(info.variant, turn_based)
+        with self.store.use() as session:
+            row = session.get(RatingRow, (account_id, pool))
+        return row.rating if row is not None else 1500.0
+
+    async def seat_of_session(self, game: LiveGame, session_id: str) -> int | None:
+        """The seat of ``game`` played by the account logged in with ``session_id``, or None."""
+        if all(owner is None for owner in game.info.accounts):
+            return None
+        account = await self.db(self.accounts.of_session, session_id)
+        if account is None or account.id not in game.info.accounts:
+            return None
+        return game.info.accounts.index(account.id)
 
     def expired(self, info: GameInfo) -> bool:
         """Whether ``info`` is an open table nobody joined within ``open_table_ttl`` of its opening."""
@@ -401,16 +447,19 @@ class Authority:
         thinking = game.ai_task is not None and not game.ai_task.done()
         return thinking or any(not conn.closed.is_set() for conn in game.connections)
 
-    async def sit(self, game: LiveGame, seat: int, nickname: str, taken: str) -> str:
-        """Give ``seat`` of an open table to ``nickname`` with a new token (the game starts); 409
-        with ``taken`` if the database says the seat is no longer free. Called under the game's lock."""
+    async def sit(self, game: LiveGame, seat: int, nickname: str, taken: str,
+                  account: int | None = None) -> str:
+        """Give ``seat`` of an open table to ``nickname`` (``account``: theirs, if logged in) with a new
+        token (the game starts); 409 with ``taken`` if the database says the seat is no longer free.
+        Called under the game's lock."""
         token = new_token()
         now = self.now()
         clock = game.info.clock.start(game.state.turn, now) if game.info.clock is not None else None
         hashed = token_hash(token)
-        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, hashed, clock, now):
+        if not await self.db(self.store.take_seat, game.info.id, seat, nickname, hashed, clock, now, account):
             raise ServiceError(409, taken)
         game.info.players[seat] = nickname
+        game.info.accounts[seat] = account
         game.info.token_hashes[seat] = token_hash(token)
         game.info.status, game.info.clock, game.mark = Status.PLAYING, clock, now
         game.gone_since[seat] = now
@@ -832,6 +881,31 @@ class Authority:
         done = game.state.is_over or game.info.status == Status.CLOSED
         if idle and done and self.games.get(game.info.id) is game:
             del self.games[game.info.id]
+
+
+def _player_name(nickname: str | None, account: AccountRef | None) -> str:
+    """The name a player sits under: an account's username, else the guest's nickname."""
+    if account is not None:
+        return account.username
+    if nickname is None:
+        raise ServiceError(422, 'the body has no "nickname": a guest (not logged in) plays under a nickname')
+    return nickname
+
+
+def _check_rated(request: CreateTable, account: AccountRef | None) -> None:
+    """Refuse a rated table that cannot be rated, and a rating range nobody could be in."""
+    if request.rated and account is None:
+        raise ServiceError(403, "only accounts play rated games: log in (or sign up), or open a casual table")
+    if request.rated and request.mode == Mode.AI:
+        raise ServiceError(422, "games against the AI are never rated: open a casual table")
+    if request.rated and request.clock is None:
+        raise ServiceError(422, 'a rated game needs a clock: give "clock" (real-time or days per move)')
+    low, high = request.min_rating, request.max_rating
+    if low is not None and high is not None and low > high:
+        raise ServiceError(422, f"min_rating {low} is above max_rating {high}: no player could join")
+    if (low is not None or high is not None) and (request.mode == Mode.AI or request.clock is None):
+        raise ServiceError(422, "a rating range needs a table against a person with a clock (ratings are "
+                           "kept per variant and speed)")
 
 
 def _why_not(game: LiveGame, seat: int | None, what: str) -> str:

@@ -22,6 +22,7 @@ from ..engine.actions import action_parts
 from ..engine.explain import claim_proof, formations
 from ..engine.view import View, public_log, reveal, round_board, view, views
 from .gamelog import undo_span
+from .people import Seated
 from .schemas import Table
 from .store import GameInfo
 from .vocab import Status
@@ -145,11 +146,12 @@ def legal(game: Served, seat: int | None) -> list[dict[str, Any]]:
     return [action_parts(i) for i in state.legal_action_ids()]
 
 
-def table_of(info: GameInfo, turn: int | None = None) -> Table:
+def table_of(info: GameInfo, turn: int | None = None, seats: Seated | None = None) -> Table:
     """A game row as the lobby shows it (never the seed or a token); ``turn`` the seat to move, if
-    known (else the seat whose clock runs)."""
+    known (else the seat whose clock runs); ``seats`` its accounts' names and ratings, if read."""
     if turn is None and info.clock is not None:
         turn = info.clock.running
+    seats = seats or Seated()
     return Table(
         id=info.id,
         variant=info.variant,
@@ -165,6 +167,11 @@ def table_of(info: GameInfo, turn: int | None = None) -> Table:
         clock=info.clock.control.to_dict() if info.clock is not None else None,
         ended=str(info.ended) if info.ended is not None else None,
         turn=turn if info.status == Status.PLAYING else None,
+        rated=info.rated,
+        accounts=seats.usernames,
+        ratings=seats.ratings,
+        provisional=seats.provisional,
+        rating_range=list(info.rating_range),
     )
 
 

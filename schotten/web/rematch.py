@@ -98,6 +98,8 @@ class Rematcher:
         old = game.info
         settings = Settings.of(old.variant, old.rounds)
         players, hashes, token = one_seat_taken(seat, old.players[seat])
+        accounts: list[int | None] = [None, None]
+        accounts[seat] = old.accounts[seat]
         info = GameInfo(
             id=secrets.token_hex(8),
             variant=old.variant,
@@ -111,6 +113,8 @@ class Rematcher:
             status=Status.OPEN,
             rematch_of=old.id,
             clock=Clock.new(old.clock.control) if old.clock is not None else None,
+            accounts=accounts,
+            rated=old.rated,
         )
         if not await self.db(self.store.add_rematch, old.id, seat, info):
             old.rematch = await self.db(self.store.rematch_of, old.id)
@@ -141,7 +145,8 @@ class Rematcher:
         async with table.lock:
             if table.info.token_hashes[seat] is None:
                 name = game.info.players[seat] or f"player {seat + 1}"
-                token = await self.authority.sit(table, seat, name, "that seat of the rematch was just taken")
+                token = await self.authority.sit(table, seat, name, "that seat of the rematch was just taken",
+                                                 game.info.accounts[seat])
             else:
                 token = cookies.get(seat_cookie(offer.id)) or ""
                 if not token or table.seat_of(token) != seat:

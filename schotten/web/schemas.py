@@ -169,7 +169,8 @@ class CreateTable(BaseModel):
     rounds: int = Field(1, ge=1, le=99)
     mode: Mode
     level: Level | None = None
-    nickname: str
+    nickname: str | None = None
+    """A guest's name at the table (a logged-in player plays under their username)."""
     seat: Literal[0, 1] | None = None
     clock: ClockSpec | None = None
     rated: bool = False
@@ -180,8 +181,8 @@ class CreateTable(BaseModel):
 
     @field_validator("nickname", mode="before")
     @classmethod
-    def _nickname(cls, value: object) -> str:
-        return clean_nickname(value)
+    def _nickname(cls, value: object) -> str | None:
+        return None if value is None else clean_nickname(value)
 
     @model_validator(mode="after")
     def _level(self) -> CreateTable:
@@ -197,12 +198,13 @@ class JoinTable(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    nickname: str
+    nickname: str | None = None
+    """A guest's name at the table (a logged-in player plays under their username)."""
 
     @field_validator("nickname", mode="before")
     @classmethod
-    def _nickname(cls, value: object) -> str:
-        return clean_nickname(value)
+    def _nickname(cls, value: object) -> str | None:
+        return None if value is None else clean_nickname(value)
 
 
 class RematchRequest(BaseModel):

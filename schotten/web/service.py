@@ -26,12 +26,13 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
-from .accounts import Accounts
+from .accounts import AccountRef, Accounts
 from .ai import AiPool
 from .authority import Authority, LiveGame
 from .errors import ServiceError, StoreUnavailable, check_has_game
 from .gamelog import standing
 from .outbound import replay_steps, table_of
+from .people import Seated, seated
 from .quotas import UNKNOWN_ADDRESS
 from .rematch import Rematcher
 from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
@@ -58,7 +59,7 @@ class GameService:
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)
         self.quotas = self.authority.quotas
-        self.accounts = Accounts(self.store, settings.session_ttl, self.authority.now)
+        self.accounts: Accounts = self.authority.accounts
         self.sockets = SocketServer(settings, self.authority, self.quotas)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
@@ -87,13 +88,14 @@ class GameService:
         """The game being served under ``game_id`` (loaded if needed), or None."""
         return await self.authority.live(game_id)
 
-    async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
+    async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS,
+                     account: AccountRef | None = None) -> SeatGrant:
         """Open a new table for a client at ``address`` (``Authority.create``)."""
-        return await self.authority.create(request, address)
+        return await self.authority.create(request, address, account)
 
-    async def join(self, game_id: str, nickname: str) -> SeatGrant:
+    async def join(self, game_id: str, nickname: str | None, account: AccountRef | None = None) -> SeatGrant:
         """Take the free seat of a table (``Authority.join``)."""
-        return await self.authority.join(game_id, nickname)
+        return await self.authority.join(game_id, nickname, account)
 
     async def rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str],
                       offer: str | None = None) -> SeatGrant:
@@ -118,7 +120,13 @@ class GameService:
         a flood of open tables cannot push the games being played out)."""
         since = datetime.now(UTC) - timedelta(seconds=self.settings.open_table_ttl)
         infos = await self.authority.db(self.store.lobby, self.settings.table_limit, since)
-        return [table_of(info, self._turn(info.id)) for info in infos]
+        seats = await self.authority.db(self._seated, infos)
+        return [table_of(info, self._turn(info.id), seats.get(info.id)) for info in infos]
+
+    def _seated(self, infos: list[GameInfo]) -> dict[str, Seated]:
+        """The accounts' names and ratings at each of these tables (blocking: ``people.seated``)."""
+        with self.store.use() as session:
+            return seated(session, infos)
 
     def _turn(self, game_id: str) -> int | None:
         """The seat to move in ``game_id`` if it is loaded and being played, else None."""
@@ -133,18 +141,25 @@ class GameService:
             await self.authority.live(info.id)
         return self._turn(info.id)
 
-    async def mine(self, cookies: Mapping[str, str]) -> list[Table]:
-        """The tables whose seat this browser holds (a valid seat cookie), those where it is its seat's
-        move first, then newest first, each with ``seat`` and ``your_turn`` set; at most
-        ``table_limit`` of them (an open table that expired is left out: it cannot be joined any more)."""
+    async def mine(self, cookies: Mapping[str, str], account: AccountRef | None = None) -> list[Table]:
+        """The tables whose seat this browser holds (a valid seat cookie) or its account plays, those
+        where it is its seat's move first, then newest first, each with ``seat`` and ``your_turn`` set;
+        at most ``table_limit`` of them (an open table that expired is left out: it cannot be joined
+        any more)."""
         tokens = cookie_tokens(cookies)
         ids = sorted(tokens)[: 4 * self.settings.table_limit]
+        infos = {info.id: info for info in await self.authority.db(self.store.infos, ids)}
+        if account is not None:
+            limit = self.settings.table_limit
+            owned = await self.authority.db(self.store.games_of_account, account.id, limit)
+            infos.update({info.id: info for info in owned})
+        seats = await self.authority.db(self._seated, list(infos.values()))
         found = []
-        for info in await self.authority.db(self.store.infos, ids):
-            seat = seat_of_token(info, tokens[info.id])
+        for info in sorted(infos.values(), key=lambda info: info.created, reverse=True):
+            seat = _seat_held(info, tokens.get(info.id), account)
             if seat is not None and not self.authority.expired(info):
                 turn = await self._loaded_turn(info)
-                table = table_of(info, turn)
+                table = table_of(info, turn, seats.get(info.id))
                 found.append(table.model_copy(update={"seat": seat, "your_turn": turn == seat}))
         found.sort(key=lambda table: not table.your_turn)
         return found[: self.settings.table_limit]
@@ -152,7 +167,8 @@ class GameService:
     async def summary(self, game_id: str) -> GameSummary:
         """A game's table and version."""
         game = await self.authority.game(game_id)
-        return GameSummary(**table_of(game.info).model_dump(), version=game.version)
+        seats = await self.authority.db(self._seated, [game.info])
+        return GameSummary(**table_of(game.info, None, seats.get(game_id)).model_dump(), version=game.version)
 
     async def record(self, game_id: str) -> dict[str, Any]:
         """The game record of a finished game (409 while it is played: it would reveal hidden cards;
@@ -193,3 +209,11 @@ class GameService:
                 409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"
             )
         return game
+
+
+def _seat_held(info: GameInfo, token: str | None, account: AccountRef | None) -> int | None:
+    """The seat of ``info`` this browser holds: by its seat token, else by its account."""
+    seat = seat_of_token(info, token) if token else None
+    if seat is None and account is not None and account.id in info.accounts:
+        seat = info.accounts.index(account.id)
+    return seat

@@ -27,9 +27,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from starlette.websockets import WebSocket
 
+from .identity import SESSION_COOKIE
 from .messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
 from .quotas import Quotas, address_of, over_rate
-from .seats import cookie_token
+from .seats import cookie_name, cookie_token
 from .settings import WebSettings
 
 logger = logging.getLogger("schotten.web")
@@ -146,6 +147,10 @@ class Host(Protocol[G]):
         """The seat of ``game`` whose token this is, or None."""
         ...
 
+    async def seat_of_session(self, game: G, session_id: str) -> int | None:
+        """The seat of ``game`` played by the account logged in with this session, or None."""
+        ...
+
     def enter(self, game: G, conn: Connection) -> None:
         """A client of ``game`` was accepted (send it the state, and every change from now on); a
         ClientError refuses it (the socket is sent the error and closed with ``LIMIT_CLOSE``)."""
@@ -204,6 +209,9 @@ class SocketServer(Generic[G]):
             await _refuse(socket, "bad_token", "this seat token is not valid for this game: use the link "
                           "you were given, or watch without a token", BAD_TOKEN_CLOSE)
             return
+        session = socket.cookies.get(cookie_name(SESSION_COOKIE, self.settings.https))
+        if seat is None and session:
+            seat = await self.host.seat_of_session(game, session)
         limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
         conn = Connection(socket, seat, self.settings.send_queue, limit)
         try:

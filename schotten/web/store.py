@@ -484,6 +484,14 @@ class Store:
                 infos += [info_of(row) for row in session.scalars(query)]
             return with_links(session, infos)
 
+    def games_of_account(self, account_id: int, limit: int) -> list[GameInfo]:
+        """The account's ``limit`` newest tables (open, being played or finished), newest first."""
+        query = (select(GameRow).where(or_(GameRow.account0 == account_id, GameRow.account1 == account_id),
+                                       GameRow.status != Status.CLOSED.value)
+                 .order_by(GameRow.created.desc(), GameRow.id).limit(limit))
+        with self._use() as session:
+            return with_links(session, [info_of(row) for row in session.scalars(query)])
+
     def append(self, game_id: str, entry: Entry, status: Status, winner: int | None) -> None:
         """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
         self.append_many([Append(game_id, entry, status, winner)])

@@ -23,7 +23,8 @@ from schotten.web import create_app, i18n
 from schotten.web.settings import WebSettings
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
-              "rematch_of", "seat", "clock", "ended", "turn", "your_turn"}
+              "rematch_of", "seat", "clock", "ended", "turn", "your_turn", "rated", "accounts", "ratings",
+              "provisional", "rating_range"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 
@@ -54,7 +55,8 @@ def test_create_a_friend_table(client: TestClient) -> None:
         "id": grant["id"], "variant": "tactics", "rounds": 3, "mode": "friend", "level": None,
         "players": [None, "Ann"], "status": "open", "created": tables[0]["created"], "winner": None,
         "rematch": None, "rematch_of": None, "clock": None, "ended": None, "turn": None, "seat": None,
-        "your_turn": False,
+        "your_turn": False, "rated": False, "accounts": [None, None], "ratings": [None, None],
+        "provisional": [False, False], "rating_range": [None, None],
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 

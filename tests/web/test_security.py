@@ -277,18 +277,18 @@ def test_malformed_json_says_where(client: TestClient) -> None:
 
 
 def test_a_missing_body_says_what_it_must_hold(client: TestClient) -> None:
-    """Not "Field required": which body, which fields."""
-    assert refused(client, "/api/tables/abc/join", b"") == (
-        'the request has no body: send a JSON object with "nickname"')
+    """Not "Field required": which body, which fields (a guest's nickname is asked for by the server:
+    a logged-in player needs none)."""
     assert refused(client, "/api/tables", b"").startswith(
-        'the request has no body: send a JSON object with "mode" and "nickname" (optionally also "variant"')
+        'the request has no body: send a JSON object with "mode" (optionally also "variant"')
     assert refused(client, "/api/tables", b"{}").startswith(
-        'the body has no "mode" and "nickname": it must be a JSON object with "mode" and "nickname"')
-    assert refused(client, "/api/tables", b'{"mode": "ai"}').startswith('the body has no "nickname"')
+        'the body has no "mode": it must be a JSON object with "mode" (optionally also "variant"')
+    assert refused(client, "/api/tables", b'{"mode": "ai"}') == (
+        'the body has no "nickname": a guest (not logged in) plays under a nickname')
     assert refused(client, "/api/tables/abc/join", b"[1]") == (
-        'the body must be a JSON object with "nickname", not a list')
+        'the body must be a JSON object with "nickname", or empty, not a list')
     assert refused(client, "/api/tables/abc/join", b'{"nickname": "x"}', "text/plain") == (
-        'send the body as JSON (Content-Type: application/json): a JSON object with "nickname"')
+        'send the body as JSON (Content-Type: application/json): a JSON object with "nickname", or empty')
 
 
 @pytest.mark.parametrize(("name", "says"), [
