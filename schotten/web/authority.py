@@ -342,8 +342,8 @@ class Authority:
                      account: AccountRef | None = None) -> SeatGrant:
         """Open a new table for a client at ``address``, logged in as ``account`` or a guest (429
         beyond its quotas, see ``quotas``); against the AI the game starts at once."""
-        nickname = _player_name(request.nickname, account)
         _check_rated(request, account)
+        nickname = _player_name(request.nickname, account)
         seat = request.seat if request.seat is not None else secrets.randbelow(2)
         players, hashes, token = one_seat_taken(seat, nickname)
         ai = request.mode == Mode.AI
