@@ -197,7 +197,9 @@ class GameService:
             while len(self._replays) > REPLAY_CACHE:
                 self._replays.popitem(last=False)
         self._replays.move_to_end(game_id)
-        return {"table": table_of(game.info).model_dump(mode="json"), "steps": steps}
+        seats = await self.authority.db(self._seated, [game.info])
+        table = table_of(game.info, None, seats.get(game_id))
+        return {"table": table.model_dump(mode="json"), "steps": steps}
 
     async def _finished(self, game_id: str, what: str) -> LiveGame:
         """The finished game ``game_id``; 409 for a table where no game was played (see
