@@ -611,7 +611,7 @@ def test_a_rematch_withdrawn_then_declined(pages: Browser, server: LiveServer, s
     ann.wait_for_selector("#rematch .rematch-closed")
     bob.wait_for_selector("#accept-rematch", state="detached")
     bob.select_option("#lang", "pt")
-    bob.wait_for_function("() => document.documentElement.lang === 'pt'")
+    bob.wait_for_function("() => document.documentElement?.lang === 'pt'")
     assert bob.inner_text("#rematch .rematch-closed") == "Ann retirou o pedido de revanche."
     assert third not in open_tables(pages.page(), server.url)
 
@@ -765,12 +765,12 @@ def test_the_language_switch(pages: Browser, cli_server: LiveServer, shots: Path
     page.wait_for_selector("#lang option[value='pt']", state="attached")
     assert page.inner_text("h2 >> nth=0") == "New table"
     page.select_option("#lang", "pt")
-    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    page.wait_for_function("() => document.documentElement?.lang === 'pt'")
     assert page.inner_text("h2 >> nth=0") == "Nova mesa"
     assert any(c["name"] == "lang" and c["value"] == "pt" for c in page.context.cookies())
     page.screenshot(path=str(shots / "lobby-pt.png"), full_page=True)
     page.select_option("#lang", "ca")
-    page.wait_for_function("() => document.documentElement.lang === 'ca'")
+    page.wait_for_function("() => document.documentElement?.lang === 'ca'")
     assert page.inner_text("h2 >> nth=0") == "Taula nova"
     page.goto(f"{server.url}/rules")
     page.wait_for_selector("[data-tactic='JO'] h3")
@@ -786,7 +786,7 @@ def test_the_language_switch(pages: Browser, cli_server: LiveServer, shots: Path
 
     brazil = pages.page(locale="pt-BR")
     brazil.goto(f"{server.url}/")
-    brazil.wait_for_function("() => document.documentElement.lang === 'pt'")
+    brazil.wait_for_function("() => document.documentElement?.lang === 'pt'")
     assert brazil.input_value("#lang") == "pt"
 
 
@@ -894,7 +894,7 @@ def test_formation_labels_fit_a_phone_in_every_language(pages: Browser, server: 
     page.wait_for_function(MY_DECISION_OR_OVER)
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
-        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.wait_for_function(f"() => document.documentElement?.lang === '{lang}'")
         render_test_board(page, board_data(owners=True), claims=False)
         assert page.locator("#test-board .formation").count() == 16, "every complete side has its label"
         no_sideways_scroll(page)
@@ -924,7 +924,7 @@ def test_claim_buttons_can_be_tapped_on_a_phone_in_every_language(
     page.wait_for_function(MY_DECISION_OR_OVER)
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
-        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.wait_for_function(f"() => document.documentElement?.lang === '{lang}'")
         render_test_board(page, board_data(owners=False), claims=True)
         buttons = page.evaluate(CLAIM_BUTTON_BOXES)
         assert len(buttons) == 9
@@ -1001,7 +1001,7 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
     proofs = sample_claim_proofs()
     page = pages.page(locale="pt-PT")
     page.goto(f"{server.url}/rules")
-    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    page.wait_for_function("() => document.documentElement?.lang === 'pt'")
     texts = page.evaluate(
         """async (proofs) => {
           const words = await import('/static/js/proofs.js');
@@ -1016,7 +1016,7 @@ def test_claim_explanations_are_translated(pages: Browser, server: LiveServer, s
     _, _, mover, other = start_friend_game(pages, server, "base")
     for player in (mover, other):
         player.select_option("#lang", "pt")
-        player.wait_for_function("() => document.documentElement.lang === 'pt'")
+        player.wait_for_function("() => document.documentElement?.lang === 'pt'")
     claims: list[str] = []
     rng = random.Random(3)
     for _ in range(60):
@@ -1355,7 +1355,7 @@ def test_card_names_and_codes_fit_their_faces_in_every_language(pages: Browser, 
     page.wait_for_function(MY_DECISION_OR_OVER)
     for lang in ("en", "pt", "ca"):
         page.select_option("#lang", lang)
-        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.wait_for_function(f"() => document.documentElement?.lang === '{lang}'")
         catalogue = read_catalogue(lang)
         for viewport in ({"width": 390, "height": 844}, DESKTOP):
             page.set_viewport_size(viewport)

@@ -71,7 +71,7 @@ def table_of(url: str, game_id: str) -> dict[str, Any]:
 def lobby(page: Any, url: str, lang: str = "en") -> None:
     """Open the lobby and wait until its lists are filled in the page's language."""
     page.goto(f"{url}/")
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    page.wait_for_function(f"() => document.documentElement?.lang === '{lang}'")
     page.wait_for_selector("#playing-tables li")
 
 
@@ -162,7 +162,7 @@ def test_expert_without_tactic_cards_can_be_chosen(pages: Browser, server: LiveS
     assert row(page, game_id, "#my-games").inner_text().startswith("Expert, without tactic cards · 1 round")
     reader = open_page(pages, "ca")
     reader.goto(f"{server.url}/")
-    reader.wait_for_function("() => document.documentElement.lang === 'ca'")
+    reader.wait_for_function("() => document.documentElement?.lang === 'ca'")
     assert reader.inner_text('#variant option[value="expert-base"]') == "Expert, sense cartes tàctiques"
 
 

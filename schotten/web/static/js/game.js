@@ -19,6 +19,7 @@ import {
 import { movesOf } from "./legal.js";
 import { renderLog, wholeLog } from "./log.js";
 import { renderDecks, renderPanel, renderScore, renderStatus, statusText } from "./panels.js";
+import { playersLine } from "./people.js";
 import {
   keepSelection, onRefused, reviewProvisional, settle, wirePlays,
 } from "./plays.js";
@@ -231,9 +232,18 @@ function onError(msg) {
   showMessage(t(key, { reason: text }), "error", whyLinks(rules));
 }
 
+/** The players' names with links to their profiles and their ratings, when an account plays. */
+function renderPlayers() {
+  const line = byId("players-line");
+  const table = game.info;
+  line.hidden = !table || !(table.accounts || []).some(Boolean);
+  if (!line.hidden) fill(line, playersLine(table, names()));
+}
+
 async function loadInfo() {
   try {
     game.info = await getJSON(`/api/games/${encodeURIComponent(gameId)}`);
+    renderPlayers();
     if (game.msg) {
       renderInvite();
       renderChat();

@@ -6,7 +6,8 @@
 import { cleanNickname, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
-import { clockName, levelName, playerName, resultName, variantName } from "./labels.js";
+import { clockName, levelName, resultName, variantName } from "./labels.js";
+import { playersLine, seatNames } from "./people.js";
 
 const REFRESH_MS = 5000;
 const BASE_TITLE = "Schotten Totten";
@@ -128,12 +129,18 @@ async function join(id) {
   }
 }
 
+function rangeText(table) {
+  const [low, high] = table.rating_range || [null, null];
+  if (low === null && high === null) return "";
+  return t("rated {low} to {high}", { low: low ?? "…", high: high ?? "…" });
+}
+
 function describe(table) {
-  const players = table.players.map((p) => (p ? playerName(p) : t("(free seat)"))).join(" – ");
   const opponent = table.mode === "ai" ? t("against the computer ({level})", { level: levelName(table.level) }) : "";
   const rounds = tn("{n} round", "{n} rounds", table.rounds);
-  const parts = [variantName(table.variant), rounds, clockName(table.clock), opponent];
-  return parts.filter(Boolean).join(" · ") + ` — ${players}`;
+  const parts = [variantName(table.variant), rounds, clockName(table.clock), opponent, rangeText(table)];
+  return el("span", { class: "desc" }, parts.filter(Boolean).join(" · ") + " — ",
+    playersLine(table, seatNames(table)));
 }
 
 function gameLink(table, text, kind = "") {
@@ -143,7 +150,7 @@ function gameLink(table, text, kind = "") {
 function row(table) {
   const item = el("li", {
     class: "table-row", data: { table: table.id, status: table.status, ended: table.ended },
-  }, el("span", { class: "desc", text: describe(table) }));
+  }, describe(table));
   if (table.your_turn) {
     item.dataset.yourTurn = "1";
     item.append(el("span", { class: "your-turn", text: t("Your turn") }));

@@ -9,6 +9,7 @@ import { initI18n, t, tn } from "./i18n.js";
 import { playerName, variantName } from "./labels.js";
 import { turnMarks } from "./lastturn.js";
 import { moveText } from "./moves.js";
+import { playersLine } from "./people.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const PLAY_MS = 900;
@@ -186,6 +187,9 @@ async function main() {
   download.href = `/api/games/${encodeURIComponent(gameId)}/record?download=1`;
   download.setAttribute("download", `schotten-${gameId}.json`);
   for (const node of document.querySelectorAll(REPLAY_PARTS)) node.hidden = false;
+  const line = byId("players-line");
+  line.hidden = !(replay.table.accounts || []).some(Boolean);
+  if (!line.hidden) fill(line, playersLine(replay.table, names()));
   byId("slider").max = String(replay.steps.length - 1);
   wire();
   show(0);
