@@ -281,11 +281,11 @@ class Pairing:
             return found
 
     def waiting(self) -> list[Waiter]:
-        """Every fresh entry still waiting, oldest first (stale ones are dropped)."""
+        """Every fresh entry still waiting, oldest first (a read: stale ones are dropped on entering)."""
         cutoff = self._cutoff(self.authority.now())
-        with self.authority.store.use() as session, session.begin():
-            session.execute(delete(PoolEntryRow).where(PoolEntryRow.seen < cutoff))
-            query = select(PoolEntryRow).where(PoolEntryRow.game_id.is_(None)).order_by(PoolEntryRow.since)
+        query = (select(PoolEntryRow).where(PoolEntryRow.game_id.is_(None), PoolEntryRow.seen >= cutoff)
+                 .order_by(PoolEntryRow.since))
+        with self.authority.store.use() as session:
             return [waiter_of(row) for row in session.scalars(query)]
 
 
