@@ -129,7 +129,6 @@ function stopWaiting() {
   waitingAnswer = null;
   window.clearInterval(pollTimer);
   pollTimer = null;
-  document.title = BASE_TITLE;
   renderWaiting();
   refreshCounts();
 }
