@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from . import edge, i18n, quotas, security, watch
+from . import edge, i18n, playnow, quotas, security, watch
 from .errors import UNAVAILABLE, ServiceError, StoreUnavailable
 from .identity import viewer
 from .schemas import (
@@ -94,6 +94,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     edge.install(app, settings)
     watch.install(app, settings, service)
     _api_routes(app, service)
+    playnow.install(app, service, _seat_cookie)
     _i18n_routes(app, settings)
     _page_routes(app, settings, service)
 

@@ -158,7 +158,8 @@ def clock_values(clock: Clock | None) -> dict[str, Any]:
             "deadline": utc(clock.deadline) if clock.deadline else None}
 
 
-def _row(info: GameInfo) -> GameRow:
+def row_of(info: GameInfo) -> GameRow:
+    """The ``games`` row of a new game (pairing inserts one in its own transaction)."""
     control = info.clock.control if info.clock is not None else None
     return GameRow(
         clock_initial=control.initial if control else None,
@@ -355,7 +356,7 @@ class Store:
     def add_game(self, info: GameInfo) -> None:
         """Store a new game."""
         with self._use() as session, session.begin():
-            session.add(_row(info))
+            session.add(row_of(info))
 
     def add_rematch(self, game_id: str, by: int, info: GameInfo) -> bool:
         """Store the table ``info`` as the rematch of ``game_id`` asked for by seat ``by``, and the
@@ -363,7 +364,7 @@ class Store:
         link = RematchRow(game_id=game_id, rematch_id=info.id, by_seat=by, created=utc(info.created))
         try:
             with self._use() as session, session.begin():
-                session.add(_row(info))
+                session.add(row_of(info))
                 session.flush()
                 session.add(link)
         except IntegrityError:

@@ -1,0 +1,367 @@
+"""Play now: pairing strangers in the database, exactly once (issue 15, "Play now").
+
+Each player is a browser of its own: a ``TestClient`` with its own cookies on the test's app (and
+its event loop). Time is a ``FakeClock`` the tests move by hand (the pairing reads the authority's
+``now``). The concurrency tests call ``Pairing.pair`` from many threads on a SQLite file, and on
+PostgreSQL when ``SCHOTTEN_TEST_POSTGRES_URL`` is set (see test_postgres).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from helpers_web import FakeClock, app_at, receive_state, service_of, socket_path, test_settings
+from sqlalchemy import select
+from starlette.testclient import TestClient
+from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
+
+from schotten.web.db import GameRow, PoolEntryRow, RatingRow
+from schotten.web.identity import SESSION_COOKIE
+from schotten.web.pairing import PRESETS, Pairing
+from schotten.web.seats import token_hash
+from schotten.web.settings import WebSettings
+from schotten.web.store import Store
+
+FIVE = {"initial": 300, "increment": 5}
+THREE = {"initial": 180, "increment": 2}
+TICKET = "pool_ticket"
+
+
+@pytest.fixture
+def fake() -> FakeClock:
+    """The test's clock."""
+    return FakeClock()
+
+
+@pytest.fixture
+def app(settings: WebSettings, fake: FakeClock) -> Iterator[TestClient]:
+    """The app on the test's database, reading the time from ``fake``."""
+    with app_at(settings, fake) as client:
+        yield client
+
+
+def browser(app: TestClient, account: str | None = None) -> TestClient:
+    """Another browser (its own cookies) on the same app and event loop; logged in as a new account
+    named ``account`` if given."""
+    other = TestClient(app.app, base_url=str(app.base_url))
+    other.portal = app.portal
+    if account is not None:
+        accounts = service_of(app).accounts
+        ref = accounts.sign_up(account, "a long password")
+        other.cookies.set(SESSION_COOKIE, accounts.new_session(ref.id))
+    return other
+
+
+def enter(player: TestClient, clock: dict[str, int] | None = None, **body: Any) -> dict[str, Any]:
+    """Press Play now (base, 5+5, casual unless ``body`` says otherwise): the answer, which must be 200."""
+    request = {"variant": "base", "clock": clock or FIVE, "rated": False, "nickname": "Ann"} | body
+    response = player.post("/api/play-now", json=request)
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def poll(player: TestClient) -> dict[str, Any]:
+    """Ask how the waiting goes."""
+    response = player.get("/api/play-now")
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def entries(app: TestClient) -> list[PoolEntryRow]:
+    """Every pool entry stored."""
+    with service_of(app).store.use() as session:
+        return list(session.scalars(select(PoolEntryRow)))
+
+
+def game_row(app: TestClient, game_id: str) -> GameRow:
+    """The stored row of a game."""
+    with service_of(app).store.use() as session:
+        row = session.get(GameRow, game_id)
+        assert row is not None
+        return row
+
+
+def set_rating(app: TestClient, name: str, rating: float, pool: str = "base.realtime") -> None:
+    """Give the account ``name`` a rating in ``pool``."""
+    account = service_of(app).accounts.by_name(name)
+    assert account is not None
+    with service_of(app).store.use() as session, session.begin():
+        session.add(RatingRow(account_id=account.id, pool=pool, rating=rating, rd=80.0, volatility=0.06,
+                              games=30, wins=15, losses=15, draws=0, played=datetime.now(UTC)))
+
+
+# ---------------------------------------------------------------------- pairing through the API
+
+
+def test_two_compatible_strangers_get_one_game_each_with_their_own_seat(app: TestClient) -> None:
+    """The second entry pairs at once; the first learns it on its next poll: the same game, the other
+    seat, its ticket now the seat's token in the seat cookie (it works on the game's socket)."""
+    ann, bob = browser(app), browser(app)
+    waiting = enter(ann, nickname="Ann")
+    assert waiting["status"] == "waiting" and waiting["preset"] == "5+5" and waiting["range"] is None
+    assert waiting["ai_offer_after"] == service_of(app).settings.pool_ai_offer
+    ticket = ann.cookies.get(TICKET)
+    assert ticket and entries(app)[0].ticket_hash == token_hash(ticket)
+    paired = enter(bob, nickname="Bob")
+    assert paired["status"] == "paired" and paired["url"] == f"/game/{paired['game']}"
+    found = poll(ann)
+    assert found["status"] == "paired" and found["game"] == paired["game"]
+    assert {found["seat"], paired["seat"]} == {0, 1}
+    assert ann.cookies.get(f"seat_{found['game']}") == ticket and ann.cookies.get(TICKET) is None
+    assert poll(ann)["status"] == poll(bob)["status"] == "none"
+    assert entries(app) == []
+    row = game_row(app, found["game"])
+    assert (row.mode, row.status, row.rated, row.rounds) == ("friend", "playing", False, 1)
+    players = [row.player0, row.player1]
+    assert players[found["seat"]] == "Ann" and players[paired["seat"]] == "Bob"
+    assert [row.token_hash0, row.token_hash1][found["seat"]] == token_hash(ticket)
+    assert row.clock_initial == 300 and row.clock_since is not None and row.deadline is not None
+    for player, seat in ((ann, found["seat"]), (bob, paired["seat"])):
+        with player.websocket_connect(socket_path(found["game"])) as ws:
+            state = receive_state(ws)
+            assert state["seat"] == seat and state["players"] == players and state["status"] == "playing"
+            assert state["clock_running"] == state["view"]["turn"]
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ({"variant": "base"}, {"variant": "tactics"}),
+    ({"clock": FIVE}, {"clock": THREE}),
+    ({"clock": {"days": 1}}, {"clock": {"days": 3}}),
+    ({"rated": True}, {"rated": False}),
+], ids=["variant", "clock", "days", "rated"])
+def test_incompatible_players_keep_waiting(app: TestClient, first: dict[str, Any],
+                                           second: dict[str, Any]) -> None:
+    """Another variant, another time control, rated against casual: nobody is paired."""
+    ann, bob = browser(app, "ann"), browser(app, "bob")
+    assert enter(ann, **first)["status"] == "waiting"
+    assert enter(bob, **second)["status"] == "waiting"
+    assert poll(ann)["status"] == poll(bob)["status"] == "waiting"
+    assert all(row.game_id is None for row in entries(app))
+
+
+def test_a_rated_range_widens_with_the_wait(app: TestClient, fake: FakeClock) -> None:
+    """1500 and 1800 are 300 apart: beyond ±200 at first, within reach once both waited 10 s at ±10 per
+    second (pair_range, pair_widen); the game is rated, between the two accounts."""
+    settings = service_of(app).settings
+    assert (settings.pair_range, settings.pair_widen) == (200, 10.0)
+    ann, bob = browser(app, "ann"), browser(app, "bob")
+    set_rating(app, "bob", 1800.0)
+    first = enter(ann, rated=True)
+    assert first["status"] == "waiting" and first["range"] == 200 and first["rated"] is True
+    assert enter(bob, rated=True)["status"] == "waiting"
+    fake.advance(9)
+    assert poll(ann) | {"since": None} == first | {"waited": 9.0, "range": 290, "since": None}
+    assert poll(bob)["status"] == "waiting"
+    fake.advance(1)
+    paired = poll(ann)
+    assert paired["status"] == "paired"
+    row = game_row(app, paired["game"])
+    ids = [service_of(app).accounts.by_name(n) for n in ("ann", "bob")]
+    assert row.rated and {row.account0, row.account1} == {ref.id for ref in ids if ref is not None}
+    assert {row.player0, row.player1} == {"ann", "bob"}
+    assert poll(bob)["game"] == paired["game"]
+
+
+def test_casual_pools_ignore_ratings(app: TestClient) -> None:
+    """Accounts 1000 points apart meet at once in a casual pool."""
+    ann, bob = browser(app, "ann"), browser(app, "bob")
+    set_rating(app, "bob", 2500.0)
+    enter(ann)
+    assert enter(bob)["status"] == "paired"
+
+
+def test_the_longest_waiting_compatible_player_is_taken(app: TestClient, fake: FakeClock) -> None:
+    """Two players too far apart to meet wait (1500, 1900); a newcomer within reach of both (1700) is
+    paired with the one who came first."""
+    first, second, newcomer = browser(app, "first"), browser(app, "second"), browser(app, "newcomer")
+    set_rating(app, "second", 1900.0)
+    set_rating(app, "newcomer", 1700.0)
+    enter(first, rated=True)
+    fake.advance(1)
+    assert enter(second, rated=True)["status"] == "waiting"
+    fake.advance(1)
+    game = enter(newcomer, rated=True)["game"]
+    assert poll(first)["game"] == game
+    assert poll(second)["status"] == "waiting"
+
+
+def test_cancel(app: TestClient) -> None:
+    """Cancelling stops the waiting (no one is paired with it); with nothing to cancel it says so; too
+    late, once paired, it gives the game."""
+    ann, bob, cy = browser(app), browser(app), browser(app)
+    enter(ann)
+    cancelled = ann.delete("/api/play-now")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert ann.cookies.get(TICKET) is None and entries(app) == []
+    assert ann.delete("/api/play-now").json()["status"] == "none"
+    assert poll(ann)["status"] == "none"
+    assert enter(bob)["status"] == "waiting"
+    game = enter(cy)["game"]
+    late = bob.delete("/api/play-now").json()
+    assert late["status"] == "paired" and late["game"] == game and bob.cookies.get(f"seat_{game}")
+
+
+def test_stale_entries_are_never_paired_and_are_dropped(app: TestClient, fake: FakeClock) -> None:
+    """An entry not polled for pool_entry_ttl (its tab was closed) is not paired; it is dropped."""
+    ann, bob = browser(app), browser(app)
+    enter(ann)
+    fake.advance(service_of(app).settings.pool_entry_ttl + 1)
+    assert app.get("/api/play-now/pools").json()["waiting"] == 0
+    assert enter(bob)["status"] == "waiting"
+    assert [row.ticket_hash for row in entries(app)] == [token_hash(bob.cookies[TICKET])]
+    assert poll(ann)["status"] == "none"
+
+
+def test_polling_keeps_an_entry_alive(app: TestClient, fake: FakeClock) -> None:
+    """Each poll counts as seen: a player polling for longer than the ttl is still paired."""
+    ann, bob = browser(app), browser(app)
+    enter(ann)
+    ttl = service_of(app).settings.pool_entry_ttl
+    for _ in range(3):
+        fake.advance(ttl / 2)
+        assert poll(ann)["status"] == "waiting"
+    assert enter(bob)["status"] == "paired"
+
+
+def test_an_account_waits_once_and_is_never_in_two_pairings(app: TestClient) -> None:
+    """An account entering from a second browser replaces its first entry; it cannot meet itself."""
+    laptop = browser(app, "ann")
+    phone = TestClient(app.app, base_url=str(app.base_url))
+    phone.portal = app.portal
+    phone.cookies.set(SESSION_COOKIE, laptop.cookies[SESSION_COOKIE])
+    enter(laptop)
+    assert enter(phone)["status"] == "waiting"
+    assert len(entries(app)) == 1 and poll(laptop)["status"] == "none"
+    bob, cy = browser(app), browser(app)
+    game = enter(bob)["game"]
+    assert poll(phone)["game"] == game
+    assert enter(cy)["status"] == "waiting"
+
+
+def test_a_guest_entering_again_replaces_its_entry(app: TestClient) -> None:
+    """Pressing Play now again from the same browser leaves the first pool (a new ticket)."""
+    ann = browser(app)
+    enter(ann, clock=FIVE)
+    old = ann.cookies[TICKET]
+    enter(ann, clock=THREE)
+    assert ann.cookies[TICKET] != old and len(entries(app)) == 1
+    assert entries(app)[0].clock_initial == 180
+
+
+def test_guests_are_refused_rated_games(app: TestClient) -> None:
+    """Rated needs an account: 403, nothing stored."""
+    response = browser(app).post("/api/play-now", json={"clock": FIVE, "rated": True, "nickname": "Ann"})
+    assert response.status_code == 403
+    assert response.json() == {"error": "log in to play rated games; guests play casual games"}
+    assert entries(app) == []
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ({"nickname": "Ann"}, '"clock"'),
+    ({"clock": {"initial": 240, "increment": 0}, "nickname": "Ann"}, "these time controls only"),
+    ({"clock": {"days": 1, "initial": 60}, "nickname": "Ann"}, "not both"),
+    ({"clock": FIVE, "variant": "chess", "nickname": "Ann"}, "variant"),
+    ({"clock": FIVE, "nickname": ""}, "1 to 24 characters"),
+    ({"clock": FIVE, "rated": "yes", "nickname": "Ann"}, "rated"),
+    ({"clock": FIVE}, "nickname"),
+], ids=["no-clock", "not-a-preset", "both-kinds", "variant", "empty-nickname", "rated", "guest-no-name"])
+def test_bad_bodies_are_refused(app: TestClient, body: dict[str, Any], says: str) -> None:
+    """422 with a sentence naming the problem; nothing stored."""
+    response = browser(app).post("/api/play-now", json=body)
+    assert response.status_code == 422, response.text
+    assert says in response.json()["error"]
+    assert entries(app) == []
+
+
+def test_a_foreign_origin_is_refused(app: TestClient) -> None:
+    """A page of another site cannot make a browser enter or leave a pool."""
+    ann = browser(app)
+    headers = {"Origin": "https://elsewhere.example"}
+    refused = ann.post("/api/play-now", json={"clock": FIVE, "nickname": "Ann"}, headers=headers)
+    assert refused.status_code == 403
+    assert entries(app) == []
+    enter(ann)
+    assert ann.delete("/api/play-now", headers=headers).status_code == 403
+    assert poll(ann)["status"] == "waiting"
+
+
+def test_entering_is_rate_limited_per_address(tmp_path: Path, fake: FakeClock) -> None:
+    """Beyond tables_rate entries from one address: 429 with Retry-After."""
+    with app_at(test_settings(tmp_path, tables_rate="2/minute"), fake) as app:
+        ann = browser(app)
+        enter(ann)
+        enter(ann)
+        refused = ann.post("/api/play-now", json={"clock": FIVE, "nickname": "Ann"})
+        assert refused.status_code == 429 and refused.headers["retry-after"]
+        assert "entries into Play now" in refused.json()["error"]
+
+
+def test_the_pools_and_the_players_online(app: TestClient) -> None:
+    """How many wait in each pool, and online: the waiting entries plus the seats with a socket open."""
+    assert app.get("/api/play-now/pools").json() == {"pools": [], "waiting": 0, "online": 0}
+    ann, bob, cy = browser(app), browser(app), browser(app)
+    enter(ann)
+    enter(bob, variant="tactics", clock={"days": 3})
+    game = enter(cy)["game"]
+    with cy.websocket_connect(socket_path(game)) as ws:
+        receive_state(ws)
+        answer = app.get("/api/play-now/pools").json()
+    assert answer == {"pools": [{"variant": "tactics", "preset": "3d", "clock": {"days": 3}, "rated": False,
+                                 "waiting": 1}], "waiting": 1, "online": 2}
+
+
+# ---------------------------------------------------------------------- exactly once, under threads
+
+
+def _pairing(url: str) -> tuple[Pairing, Store]:
+    """A ``Pairing`` on its own store at ``url`` (no app): the real time, random seeds."""
+    store = Store(url)
+    store.create_schema()
+    host = SimpleNamespace(settings=WebSettings(), store=store, now=lambda: datetime.now(UTC),
+                           new_seed=lambda: secrets.randbits(63))
+    return Pairing(host), store  # type: ignore[arg-type]
+
+
+def _check_paired_once(url: str, count: int = 40) -> None:
+    """``count`` entries of one pool, each paired from its own call on 8 threads at once: every entry is
+    in one game at most, every game holds two distinct entries marked with it, at most one is left."""
+    pairing, store = _pairing(url)
+    try:
+        hashes = [token_hash(secrets.token_urlsafe(24)) for _ in range(count)]
+        for number, hashed in enumerate(hashes):
+            pairing.enter(hashed, "base", PRESETS["5+5"], False, None, f"p{number}")
+        order = random.Random(15).sample(hashes, len(hashes))
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(pairing.pair, order))
+        with store.use() as session:
+            rows = session.scalars(select(PoolEntryRow))
+            marked = {row.ticket_hash: (row.game_id, row.seat) for row in rows}
+            games = list(session.scalars(select(GameRow)))
+        seats = {(row.id, seat): hashed for row in games
+                 for seat, hashed in enumerate((row.token_hash0, row.token_hash1))}
+        assert sorted(seats.values()) == sorted(h for h, (game, _) in marked.items() if game is not None)
+        assert len(set(seats.values())) == 2 * len(games)
+        assert all(marked[hashed] == key for key, hashed in seats.items())
+        assert sum(game is None for game, _ in marked.values()) <= 1
+    finally:
+        store.close()
+
+
+def test_concurrent_entries_are_paired_exactly_once_on_sqlite(tmp_path: Path) -> None:
+    """Many threads pairing at once on a SQLite file: one writer at a time, each entry once."""
+    _check_paired_once(f"sqlite:///{tmp_path / 'pool.db'}")
+
+
+def test_concurrent_entries_are_paired_exactly_once_on_postgres(database_url: str) -> None:  # noqa: F811
+    """The same on PostgreSQL: the conditional update re-checks rows another pairing locked."""
+    _check_paired_once(database_url)
