@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from . import ratings
@@ -51,11 +51,13 @@ def _account_id(session: Session, name: str) -> int | None:
 
 
 def _tables(session: Session, account_id: int, status: Status, limit: int) -> list[dict[str, Any]]:
-    """The account's games of ``status``, newest first, as the lobby's tables (JSON)."""
+    """The account's games of ``status``, newest first (finished ones: by their last entry), as the
+    lobby's tables (JSON)."""
+    newest = GameRow.created if status != Status.OVER else func.coalesce(GameRow.moved, GameRow.created)
     query = (select(GameRow)
              .where(or_(GameRow.account0 == account_id, GameRow.account1 == account_id),
                     GameRow.status == status.value)
-             .order_by(GameRow.created.desc(), GameRow.id).limit(limit))
+             .order_by(newest.desc(), GameRow.id).limit(limit))
     return [table_of(info_of(row)).model_dump(mode="json") for row in session.scalars(query)]
 
 

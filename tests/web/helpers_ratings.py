@@ -61,13 +61,15 @@ def finish(store: Store, game_id: str, winner: int | None, ending: Ending | None
     store.append_many([end(game_id, winner, ending, at=at)])
 
 
-def play_series(store: Store, first: int, second: int, wins: int, *, at: datetime = START,
-                control: TimeControl = BLITZ) -> None:
-    """``wins`` rated games that ``first`` wins against ``second``, alternating seats, a minute apart."""
-    for number in range(wins):
+def play_series(store: Store, first: int, second: int, games: int, *, lose_every: int = 0,
+                at: datetime = START) -> None:
+    """``games`` rated games of ``first`` against ``second``, alternating seats, a minute apart: ``first``
+    wins them all but every ``lose_every``-th one (0: none)."""
+    for number in range(games):
         seats: list[int | None] = [first, second] if number % 2 == 0 else [second, first]
-        game = add_game(store, seats, control=control)
-        finish(store, game, number % 2, at=at + timedelta(minutes=number))
+        first_wins = not lose_every or (number + 1) % lose_every != 0
+        winner = number % 2 if first_wins else 1 - number % 2
+        finish(store, add_game(store, seats), winner, at=at + timedelta(minutes=number))
 
 
 def rating_rows(store: Store) -> dict[tuple[int, str], RatingRow]:
