@@ -42,8 +42,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 422: {"mo
 
 
 def _account_id(session: Session, name: str) -> int | None:
-    """The id of the live account called ``name`` (compared by ``name_key``), or None."""
-    if len(name) > 40:
+    """The id of the live account called ``name`` (compared by ``name_key``), or None (a name too long
+    or holding a NUL character, which PostgreSQL cannot even compare, names nobody)."""
+    if len(name) > 40 or "\x00" in name:
         return None
     found = session.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name),
                                                        AccountRow.deleted.is_(None)))

@@ -112,3 +112,17 @@ def test_the_leaderboard_page_with_its_pools_and_your_rank(pages: Browser, serve
     guest.click("text=Leaderboard")
     guest.wait_for_selector("#players tr")
     assert guest.inner_text("#you") == "Log in and play rated games to get a rank."
+
+
+@pytest.mark.parametrize("path", ["/player/Ann", "/leaderboard"])
+def test_the_pages_fit_a_phone(pages: Browser, server: LiveServer, store: Store, path: str) -> None:
+    """On a 320-pixel screen the profile (its charts) and the leaderboard need no sideways scrolling."""
+    ann, bob = sign_up(store, "Ann", "Bob")
+    play_series(store, ann, bob, 2, at=datetime.now(UTC))
+    _rate(store, bob, 1700.0, pool="base.turnbased")
+    page = pages.page(viewport={"width": 320, "height": 700}, locale="pt-BR")
+    page.goto(f"{server.url}{path}")
+    page.wait_for_function("() => document.documentElement.lang === 'pt'")
+    page.wait_for_selector(".rating-pool, #you:not(:empty)")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 320, f"{path} is {width}px wide"
