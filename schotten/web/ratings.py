@@ -159,9 +159,8 @@ def _counts(session: Session, account_id: int) -> dict[str, int]:
 
 def profile(session: Session, account_id: int, now: datetime) -> dict[str, Any]:
     """An account's public profile: its username, when it was created, its ratings in each pool it has
-    played (with their history) and its counts of games (see docs/web.md). ``now`` is for symmetry
-    with ``leaderboard``: nothing in a profile depends on it yet."""
-    del now
+    played (with their history) and its counts of games (see docs/web.md). Nothing in it depends on
+    ``now`` yet (an RD growing while one does not play would)."""
     account = session.get(AccountRow, account_id)
     if account is None:
         raise KeyError(account_id)
@@ -204,9 +203,7 @@ def _you(session: Session, pool: str, since: datetime, viewer_id: int | None) ->
     if account is None:
         return None
     row = session.get(RatingRow, (account.id, pool))
-    listed = (row is not None and account.deleted is None and row.rd < PROVISIONAL_RD
-              and utc(row.played) >= utc(since))
-    if not listed or row is None:
+    if row is None or account.deleted is not None or row.rd >= PROVISIONAL_RD or utc(row.played) < utc(since):
         return _entry(None, account.username, row)
     ahead = (select(func.count()).select_from(RatingRow)
              .join(AccountRow, AccountRow.id == RatingRow.account_id).where(*_established(pool, since), or_(
