@@ -467,3 +467,50 @@ def test_record_of_takes_any_sequence_and_mapping(resigned: GameState) -> None:
 
 def test_every_ending_is_a_vocabulary_word() -> None:
     assert ENDINGS == ("time", "resigned", "left", "aborted", "abandoned")
+
+
+# ---------------------------------------------------------------------- version 2: ratings
+
+CHANGES = [{"before": 1500.0, "after": 1662.31, "rd_before": 500.0, "rd_after": 290.32},
+           {"before": 1500, "after": 1337.69, "rd_before": 500.0, "rd_after": 290.32}]
+RATINGS = r"'ratings' must be a list of two \{'before', 'after', 'rd_before', 'rd_after'\}"
+
+
+def test_ratings_round_trip(v2: dict[str, Any], resigned: GameState) -> None:
+    """A rated game's record says each seat's rating and RD before and after it."""
+    record = record_of(resigned, time_control=BLITZ, ending={"reason": "resigned", "seat": 1},
+                       ratings=(CHANGES[0], None))
+    assert record["ratings"] == [CHANGES[0], None] and "ratings" not in v2
+    game = load_game(dumps(record))
+    assert game.ratings == (CHANGES[0], None)
+    assert load_game(dumps(v2)).ratings is None
+    assert load_game(dumps(v2 | {"ratings": CHANGES})).ratings == tuple(CHANGES)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [None, [], CHANGES[:1], [*CHANGES, None], {"0": CHANGES[0]}, [CHANGES[0], "1500"],
+     [CHANGES[0], {"before": 1500.0, "after": 1400.0}],
+     [CHANGES[0], CHANGES[1] | {"by": "ann"}],
+     [CHANGES[0], CHANGES[1] | {"after": "1337"}],
+     [CHANGES[0], CHANGES[1] | {"after": True}],
+     [CHANGES[0], CHANGES[1] | {"rd_after": -1.0}],
+     [CHANGES[0], CHANGES[1] | {"after": 1e300}],
+     [CHANGES[0], CHANGES[1] | {"after": float("nan")}]],
+)
+def test_mistyped_ratings(v2: dict[str, Any], value: object) -> None:
+    v2["ratings"] = value
+    with pytest.raises(RecordError, match=RATINGS):
+        load_record(json.dumps(v2))
+
+
+def test_ratings_need_a_result_and_version_2(v2: dict[str, Any]) -> None:
+    """An aborted game (no result) changed no rating; version 1 had no ratings."""
+    aborted = record_of(_play("expert", 5, steps=3), ending={"reason": "aborted", "seat": 0})
+    with pytest.raises(RecordError, match="a game with no result changed no rating: it has no 'ratings'"):
+        load_record(aborted | {"ratings": CHANGES})
+    old = {k: v for k, v in v2.items() if k not in ("time_control", "decision_ms", "ending")}
+    with pytest.raises(RecordError, match=r"a version 1 record has no 'ratings' field"):
+        load_record(old | {"version": 1, "ratings": CHANGES})
+    with pytest.raises(RecordError, match=RATINGS):
+        record_of(_play("base", 2), ratings=[CHANGES[0]])

@@ -9,8 +9,9 @@ notation or legality error where an action is at fault).
 A record lists every action, ``return 7b`` (Recruiter) included, so the record of
 a game in progress is private to whoever holds the whole state (R10.2, R10.4):
 only records of finished games are public. The engine has no clock: a caller
-that wants a ``created`` timestamp, the time control, the time each decision took
-or an ending off the board (version 2) passes them in. See ``docs/notation.md``.
+that wants a ``created`` timestamp, the time control, the time each decision took,
+an ending off the board or the ratings before and after a rated game (version 2)
+passes them in. See ``docs/notation.md``.
 """
 
 from __future__ import annotations
@@ -59,11 +60,15 @@ _OPTIONAL: dict[str, str] = {
     "time_control": "an object: initial and increment seconds, or days per move",
     "decision_ms": "a list of milliseconds (or null) per action",
     "ending": "an object with the reason the game ended off the board and a seat",
+    "ratings": "a list of two rating changes (or null) per seat",
 }
-ADDED_IN_2 = ("time_control", "decision_ms", "ending")
+ADDED_IN_2 = ("time_control", "decision_ms", "ending", "ratings")
 """The optional fields a version 1 record may not have."""
 TimeControl = Mapping[str, int]
 """A time control as a record holds it: ``{"initial": s, "increment": s}`` or ``{"days": n}``."""
+RatingChange = Mapping[str, float]
+"""What a rated game did to one seat's rating: ``{"before", "after", "rd_before", "rd_after"}``."""
+RATING_KEYS = ("before", "after", "rd_before", "rd_after")
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class RecordedGame:
     time_control: dict[str, int] | None
     decision_ms: tuple[int | None, ...] | None
     ending: dict[str, Any] | None
+    ratings: tuple[dict[str, float] | None, dict[str, float] | None] | None = None
 
 
 # ---------------------------------------------------------------------- writing
@@ -110,6 +116,7 @@ def record_of(
     time_control: TimeControl | None = None,
     decision_ms: Sequence[int | None] | None = None,
     ending: Mapping[str, Any] | None = None,
+    ratings: Sequence[RatingChange | None] | None = None,
 ) -> Record:
     """The record of the game that led to ``state`` (its settings, seed and history).
 
@@ -118,7 +125,8 @@ def record_of(
     ``{"days": n}``; ``decision_ms`` has the milliseconds (or None) each action of
     the history took; ``ending`` is ``{"reason": r, "seat": s}`` for a game that
     ended off the board (r one of ``ENDINGS``; for a forfeit ending ``state`` was
-    forfeited by that seat for that reason). Raises RecordError if a field is
+    forfeited by that seat for that reason); ``ratings`` is, for a rated game, each seat's rating
+    change (``RATING_KEYS``) or None. Raises RecordError if a field is
     malformed or the history does not lead from the deal to ``state`` (a position
     set up with ``parse_position`` has no record).
     """
@@ -140,6 +148,8 @@ def record_of(
         record["created"] = created
     extras = {"time_control": time_control, "decision_ms": decision_ms, "ending": ending}
     record.update({key: _plain(value) for key, value in extras.items() if value is not None})
+    if ratings is not None:
+        record["ratings"] = [None if change is None else dict(change) for change in ratings]
     _check_optional(record)
     _check_leads_to(record, state)
     return record
@@ -323,6 +333,8 @@ def _check_optional(record: Record) -> None:
         _check_decision_ms(record["decision_ms"], record["actions"])
     if "ending" in record:
         _check_ending(record["ending"], record)
+    if "ratings" in record:
+        _check_ratings(record["ratings"], record)
 
 
 def _check_time_control(control: object) -> None:
@@ -366,6 +378,22 @@ def _check_ending(ending: object, record: Record) -> None:
                           f"{quoted(forfeit)}")
     if reason not in FORFEIT_ENDINGS and record["result"] is not None:
         raise RecordError(f"an {reason!r} game ended with no winner: its 'result' must be null")
+
+
+def _check_ratings(ratings: object, record: Record) -> None:
+    shape = "a list of two {'before', 'after', 'rd_before', 'rd_after'} (ratings and RDs) or null"
+    if not (isinstance(ratings, list) and len(ratings) == 2 and all(
+        change is None or (isinstance(change, dict) and set(change) == set(RATING_KEYS)
+                           and all(_is_rating(change[key]) for key in RATING_KEYS))
+        for change in ratings
+    )):
+        raise RecordError(f"'ratings' must be {shape}, not {quoted(ratings)}")
+    if record["result"] is None:
+        raise RecordError("a game with no result changed no rating: it has no 'ratings'")
+
+
+def _is_rating(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 10_000
 
 
 def _is_int(value: object) -> bool:
@@ -433,6 +461,7 @@ def load_game(record: str | Mapping[str, Any]) -> RecordedGame:
     state = load_record(checked)
     players, spent = checked.get("players"), checked.get("decision_ms")
     control, ending = checked.get("time_control"), checked.get("ending")
+    changes = checked.get("ratings")
     return RecordedGame(
         state=state,
         version=checked["version"],
@@ -441,6 +470,7 @@ def load_game(record: str | Mapping[str, Any]) -> RecordedGame:
         time_control=None if control is None else dict(control),
         decision_ms=None if spent is None else tuple(spent),
         ending=None if ending is None else dict(ending),
+        ratings=None if changes is None else (changes[0], changes[1]),
     )
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
+from . import ratings
 from .accounts import AccountRef, Accounts
 from .ai import AiPool
 from .authority import Authority, LiveGame
@@ -182,9 +183,15 @@ class GameService:
             loaded = await self.authority.db(self.store.load, game_id)
             decision_ms = [e.spent_ms for e in standing(loaded[1])] if loaded is not None else None
         ending = {"reason": str(game.ending[0]), "seat": game.ending[1]} if game.ending else None
+        changes = await self.authority.db(self._rating_changes, game_id) if game.info.rated else []
         return record_of(game.state, players=names, created=game.info.created.isoformat(),
                          time_control=clock.control.to_dict() if clock else None,
-                         decision_ms=decision_ms, ending=ending)
+                         decision_ms=decision_ms, ending=ending, ratings=changes or None)
+
+    def _rating_changes(self, game_id: str) -> list[dict[str, float] | None]:
+        """What the game did to each seat's rating (``ratings.changes_of_game``; blocking)."""
+        with self.store.use() as session:
+            return ratings.changes_of_game(session, game_id)
 
     async def replay(self, game_id: str) -> dict[str, Any]:
         """A finished game step by step, every card shown (409 while it is played, or at a closed

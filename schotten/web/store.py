@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAl
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import metrics
+from . import metrics, ratings
 from .clock import Clock, TimeControl
 from .db import (
     Base,
@@ -557,13 +557,18 @@ class Store:
 
     def append_many(self, appends: list[Append]) -> None:
         """Store every append (entries of different games, or later entries of one game after its
-        earlier ones), in one transaction: all are stored or none."""
+        earlier ones), in one transaction: all are stored or none. The rated games they end are rated
+        in it too (``ratings.rate_finished``), so a game's end and its rating changes are stored together."""
         rows = [_log_values(item) for item in appends]
         games = [_game_values(item) for item in appends]
         with self._use() as session, session.begin():
             connection = session.connection()
             connection.execute(insert(_LOG), rows)
             connection.execute(_SET_STATUS, games)
+            ended = [item for item in appends if item.status == Status.OVER]
+            if ended:
+                ratings.rate_finished(session, [item.game_id for item in ended],
+                                      max(item.entry.time for item in ended))
 
     def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str, time: datetime,
                  tries: int = 3) -> int:

@@ -1,0 +1,86 @@
+"""Helpers for the ratings and profile tests: accounts, rated games stored directly, and their ends.
+
+Rated games are made without the lobby: the accounts by ``Accounts.sign_up``, the game by
+``Store.add_game`` (a friend game, both seats taken, with a clock), and its end by ``Store.append``
+of an ``end`` entry with status ``over`` (the path the authority's writer takes).
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
+from schotten.web.accounts import Accounts
+from schotten.web.clock import Clock, TimeControl
+from schotten.web.db import RatingChangeRow, RatingRow
+from schotten.web.seats import token_hash
+from schotten.web.store import ACTION, END, Append, Entry, GameInfo, Store
+from schotten.web.vocab import Ending, Mode, Status
+
+BLITZ = TimeControl(180, 2, None)
+DAILY = TimeControl(None, 0, 3)
+START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+PASSWORD = "a long enough password"
+_ids = itertools.count(1)
+
+
+def sign_up(store: Store, *names: str) -> list[int]:
+    """New accounts of these names: their ids."""
+    accounts = Accounts(store, 3600.0)
+    return [accounts.sign_up(name, PASSWORD).id for name in names]
+
+
+def add_game(store: Store, accounts: list[int | None], *, rated: bool = True,
+             control: TimeControl | None = BLITZ, variant: str = "base", created: datetime = START,
+             tokens: tuple[str, str] | None = None, seed: int = 1) -> str:
+    """A friend game being played by ``accounts`` (seat 0, seat 1): its id."""
+    game_id = f"game{next(_ids):04d}"
+    hashes: list[str | None] = [token_hash(t) for t in tokens] if tokens else ["h0" * 32, "h1" * 32]
+    store.add_game(GameInfo(
+        id=game_id, variant=variant, rounds=1, seed=seed, mode=Mode.FRIEND, level=None, ai_seat=None,
+        players=["Ann", "Bob"], token_hashes=hashes, status=Status.PLAYING, created=created,
+        clock=Clock.new(control) if control is not None else None, accounts=list(accounts), rated=rated))
+    return game_id
+
+
+def end(game_id: str, winner: int | None, ending: Ending | None = None, *, index: int = 0,
+        at: datetime = START) -> Append:
+    """The append that ends a game: won by ``winner`` (None: a drawn match, or no winner if ``ending``
+    says so), off the board if ``ending`` is given (its seat: the loser, else seat 0), else on the
+    board by a last action (a stand-in: these games are never replayed)."""
+    seat = 1 - winner if winner is not None else 0
+    entry = Entry(index, END, str(ending), seat, at) if ending else Entry(index, ACTION, "claim 1", seat, at)
+    return Append(game_id, entry, Status.OVER, winner, ended=ending)
+
+
+def finish(store: Store, game_id: str, winner: int | None, ending: Ending | None = None,
+           at: datetime = START) -> None:
+    """End a game (see ``end``) through ``Store.append_many``."""
+    store.append_many([end(game_id, winner, ending, at=at)])
+
+
+def play_series(store: Store, first: int, second: int, games: int, *, lose_every: int = 0,
+                at: datetime = START) -> None:
+    """``games`` rated games of ``first`` against ``second``, alternating seats, a minute apart: ``first``
+    wins them all but every ``lose_every``-th one (0: none)."""
+    for number in range(games):
+        seats: list[int | None] = [first, second] if number % 2 == 0 else [second, first]
+        first_wins = not lose_every or (number + 1) % lose_every != 0
+        winner = number % 2 if first_wins else 1 - number % 2
+        finish(store, add_game(store, seats), winner, at=at + timedelta(minutes=number))
+
+
+def rating_rows(store: Store) -> dict[tuple[int, str], RatingRow]:
+    """Every ratings row, by (account, pool)."""
+    with store.use() as session:
+        return {(row.account_id, row.pool): row for row in session.scalars(select(RatingRow))}
+
+
+def change_rows(store: Store) -> list[RatingChangeRow]:
+    """Every rating change, by game and seat."""
+    with store.use() as session:
+        query = select(RatingChangeRow).order_by(RatingChangeRow.time, RatingChangeRow.game_id,
+                                                 RatingChangeRow.seat)
+        return list(session.scalars(query))
