@@ -23,12 +23,11 @@ from typing import Any, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
 from ..engine.view import view
-from . import metrics
+from . import metrics, ratings
 from .accounts import AccountRef, Accounts
 from .ai import AiPool, decision_seed
 from .chat import Chat, GameChat
 from .clock import Clock
-from .db import RatingRow
 from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
 from .gamelog import LogError, ending_of, rebuilt, replay, undo_notation, undo_span
 from .messages import (
@@ -421,8 +420,7 @@ class Authority:
         turn_based = info.clock is not None and info.clock.control.turn_based
         pool = pool_name(info.variant, turn_based)
         with self.store.use() as session:
-            row = session.get(RatingRow, (account_id, pool))
-        return row.rating if row is not None else 1500.0
+            return ratings.current(session, [account_id], pool)[account_id].rating
 
     async def seat_of_session(self, game: LiveGame, session_id: str) -> int | None:
         """The seat of ``game`` played by the account logged in with ``session_id``, or None."""

@@ -28,8 +28,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine import GameState, Settings
+from . import ratings
 from .clock import Clock, TimeControl
-from .db import PoolEntryRow, RatingRow, utc
+from .db import PoolEntryRow, utc
 from .errors import ServiceError
 from .store import GameInfo, row_of
 from .vocab import Mode, Status, pool_name
@@ -46,8 +47,6 @@ PRESETS: dict[str, TimeControl] = {
     "3d": TimeControl(days=3),
 }
 """The time controls one may wait with (real-time minutes+seconds, turn-based days per move)."""
-DEFAULT_RATING = 1500.0
-"""The rating of an account with no rating in a pool (``ratings.DEFAULT``'s)."""
 _RETRY_CODES = frozenset({"40P01", "40001"})
 """PostgreSQL's deadlock and serialization failures: a pairing that meets one is simply not made."""
 
@@ -103,16 +102,8 @@ def compatible(a: Waiter, b: Waiter, now: datetime, pair_range: float, pair_wide
         return False
     if not a.rated:
         return True
-    gap = abs((a.rating or DEFAULT_RATING) - (b.rating or DEFAULT_RATING))
+    gap = abs((a.rating or ratings.DEFAULT.rating) - (b.rating or ratings.DEFAULT.rating))
     return gap <= min(reach(pair_range, pair_widen, a, now), reach(pair_range, pair_widen, b, now))
-
-
-def _rating_of(session: Session, account_id: int, pool: str) -> float:
-    """The account's rating in ``pool`` (``DEFAULT_RATING`` if it has none yet). Read from the ratings
-    table directly until ``ratings.current`` is merged."""
-    found = session.scalar(select(RatingRow.rating).where(RatingRow.account_id == account_id,
-                                                          RatingRow.pool == pool))
-    return float(found) if found is not None else DEFAULT_RATING
 
 
 class _Taken(Exception):
@@ -160,7 +151,7 @@ class Pairing:
             raise ServiceError(409, f"you were paired already: your game is /game/{paired}, from the page "
                                     "where you pressed Play now")
         session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == account_id))
-        return _rating_of(session, account_id, pool)
+        return ratings.current(session, [account_id], pool)[account_id].rating
 
     def touch(self, ticket_hash: str) -> Waiter | None:
         """The entry of ``ticket_hash``, seen now; None if there is none, or it was stale (dropped)."""

@@ -11,10 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .db import AccountRow, RatingRow
+from .ratings import DEFAULT, Glicko
 from .store import GameInfo
 from .vocab import pool_name
-
-START_RATING, START_RD, PROVISIONAL_RD = 1500.0, 500.0, 110.0
 
 
 @dataclass(slots=True)
@@ -43,7 +42,7 @@ def seated(session: Session, infos: Sequence[GameInfo]) -> dict[str, Seated]:
             .where(AccountRow.id.in_(ids), AccountRow.deleted.is_(None)))
     names: dict[int, str] = {row[0]: row[1] for row in session.execute(live)}
     rows = session.scalars(select(RatingRow).where(RatingRow.account_id.in_(ids)))
-    ratings = {(row.account_id, row.pool): (row.rating, row.rd) for row in rows}
+    ratings = {(row.account_id, row.pool): Glicko(row.rating, row.rd, row.volatility) for row in rows}
     found: dict[str, Seated] = {}
     for info in infos:
         if any(owner is not None for owner in info.accounts):
@@ -52,7 +51,7 @@ def seated(session: Session, infos: Sequence[GameInfo]) -> dict[str, Seated]:
 
 
 def _seats(info: GameInfo, names: dict[int, str],
-           ratings: dict[tuple[int, str], tuple[float, float]]) -> Seated:
+           ratings: dict[tuple[int, str], Glicko]) -> Seated:
     seats = Seated()
     pool = pool_of(info)
     for seat, owner in enumerate(info.accounts):
@@ -60,6 +59,6 @@ def _seats(info: GameInfo, names: dict[int, str],
             continue
         seats.usernames[seat] = names.get(owner)
         if pool is not None:
-            rating, rd = ratings.get((owner, pool), (START_RATING, START_RD))
-            seats.ratings[seat], seats.provisional[seat] = round(rating), rd >= PROVISIONAL_RD
+            rating = ratings.get((owner, pool), DEFAULT)
+            seats.ratings[seat], seats.provisional[seat] = round(rating.rating), rating.provisional
     return seats
