@@ -7,8 +7,9 @@
 | password      | 8 to 200 characters; only its argon2id hash is stored, never logged           |
 | session       | a random id in an HttpOnly, SameSite cookie; only its SHA-256 is stored        |
 
-A deleted account keeps its row (its games and rating history name it) under ``DELETED_NAME`` with
-no password, and its sessions are ended.
+A deleted account keeps its row (its games and rating history refer to it) with no password and a
+name nobody can sign up with (``~{id}``), so its username is free again; its sessions end and its
+seats in games read ``DELETED_NAME``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -25,7 +26,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .db import AccountRow, SessionRow, utc
+from .db import AccountRow, GameRow, PoolEntryRow, SessionRow, utc
 from .errors import ServiceError
 from .store import Store
 
@@ -152,6 +153,29 @@ class Accounts:
             query = query.where(SessionRow.id_hash != session_hash(keep))
         with self.store.use() as session, session.begin():
             session.execute(query)
+
+    def adopt(self, account_id: int, seats: Sequence[tuple[str, int]]) -> None:
+        """Make these (game, seat) pairs the account's, where no account holds them yet."""
+        with self.store.use() as session, session.begin():
+            for game_id, seat in seats:
+                owner = GameRow.account0 if seat == 0 else GameRow.account1
+                session.execute(update(GameRow).where(GameRow.id == game_id, owner.is_(None))
+                                .values({owner: account_id}))
+
+    def delete(self, account_id: int) -> None:
+        """Delete the account: its name is freed, its password, sessions and waiting entries are gone,
+        its seats in games are named ``DELETED_NAME``; its games and rating history stay."""
+        with self.store.use() as session, session.begin():
+            session.execute(update(AccountRow).where(AccountRow.id == account_id).values(
+                username=f"~{account_id}", name_key=f"~{account_id}", password_hash=None,
+                deleted=utc(self.now())))
+            session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == account_id,
+                                                       PoolEntryRow.game_id.is_(None)))
+            for seat in (0, 1):
+                owner = GameRow.account0 if seat == 0 else GameRow.account1
+                player = GameRow.player0 if seat == 0 else GameRow.player1
+                session.execute(update(GameRow).where(owner == account_id).values({player: DELETED_NAME}))
 
     def set_password(self, account_id: int, password: str) -> None:
         """Store a new password for the account."""

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from . import edge, i18n, player_routes, playnow, quotas, security, watch
+from . import account_routes, edge, i18n, player_routes, playnow, quotas, security, watch
 from .errors import UNAVAILABLE, ServiceError, StoreUnavailable
 from .identity import viewer
 from .schemas import (
@@ -98,6 +98,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     _i18n_routes(app, settings)
     _page_routes(app, settings, service)
     player_routes.install(app, service)
+    account_routes.install(app, service)
 
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:

@@ -1,0 +1,235 @@
+"""Accounts and sessions (issue 15, "Accounts"): sign-up rules, log-in and its one answer for a wrong
+name or password, sessions (rotated, ended, expired, forged), cross-site requests, rate limits,
+changing the password, deleting the account and keeping a guest's games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_web import FakeClock, app_at, service_of, test_settings
+from sqlalchemy import select
+from starlette.testclient import TestClient
+
+from schotten.web.accounts import DELETED_NAME, session_hash
+from schotten.web.db import AccountRow, GameRow, SessionRow
+from schotten.web.identity import SESSION_COOKIE
+from schotten.web.settings import WebSettings
+
+PASSWORD = "correct horse battery"
+
+
+def sign_up(client: TestClient, username: str, password: str = PASSWORD) -> Any:
+    """POST a sign-up; the response."""
+    return client.post("/api/accounts", json={"username": username, "password": password})
+
+
+def log_in(client: TestClient, username: str, password: str = PASSWORD) -> Any:
+    """POST a log-in; the response."""
+    return client.post("/api/session", json={"username": username, "password": password})
+
+
+def who(client: TestClient) -> str | None:
+    """The username the client's cookie is logged in as."""
+    name: str | None = client.get("/api/session").json()["username"]
+    return name
+
+
+def session_of(client: TestClient) -> str:
+    """The session id the client's cookie holds."""
+    value = client.cookies.get(SESSION_COOKIE)
+    assert value
+    return str(value)
+
+
+def use_session(client: TestClient, session_id: str) -> None:
+    """Make ``session_id`` the client's only cookie."""
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, session_id)
+
+
+def accounts_in(client: TestClient) -> list[tuple[str, str, bool]]:
+    """Every account row: its username, name key, and whether it has a password."""
+    with service_of(client).store.use() as session:
+        rows = session.scalars(select(AccountRow).order_by(AccountRow.id))
+        return [(row.username, row.name_key, row.password_hash is not None) for row in rows]
+
+
+def test_sign_up_logs_in_with_an_httponly_session_cookie(client: TestClient) -> None:
+    """201 and the name; the cookie is HttpOnly and SameSite; only the id's hash is stored."""
+    response = sign_up(client, "Ann_1")
+    assert response.status_code == 201 and response.json() == {"username": "Ann_1"}
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{SESSION_COOKIE}=") and "HttpOnly" in cookie
+    assert "samesite=lax" in cookie.lower()
+    assert who(client) == "Ann_1"
+    with service_of(client).store.use() as session:
+        stored = list(session.scalars(select(SessionRow.id_hash)))
+    assert stored == [session_hash(session_of(client))]
+    assert PASSWORD not in str(accounts_in(client))
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("ab", "3 to 20 characters"), ("a" * 21, "3 to 20 characters"), ("_ann", "starting with a letter"),
+    ("an n", "letters A-Z"), ("añn", "letters A-Z"), ("ann<script>", "letters A-Z"),
+])
+def test_usernames_follow_the_documented_rule(client: TestClient, name: str, why: str) -> None:
+    """A name outside the rule is refused with the rule; nothing is stored."""
+    response = sign_up(client, name)
+    assert response.status_code == 422 and why in response.json()["error"]
+    assert accounts_in(client) == []
+
+
+def test_a_short_or_long_password_is_refused_without_echoing_it(client: TestClient) -> None:
+    """The rule is said; the password itself appears in no answer."""
+    for password in ("seven77", "x" * 201):
+        response = sign_up(client, "Ann", password)
+        assert response.status_code == 422 and "8 to 200 characters" in response.json()["error"]
+        assert password not in response.text
+    assert accounts_in(client) == []
+
+
+@pytest.mark.parametrize("taken", ["Alice", "alice", "ALICE", "AIice", "al1ce", "A1ICE"])
+def test_duplicate_and_look_alike_names_are_taken(client: TestClient, taken: str) -> None:
+    """Case, I/l/1 and 0/o do not make a new name: 409, one account."""
+    assert sign_up(client, "alice").status_code == 201
+    client.cookies.clear()
+    response = sign_up(client, taken)
+    assert response.status_code == 409 and "is taken" in response.json()["error"]
+    assert len(accounts_in(client)) == 1
+
+
+def test_a_wrong_password_and_an_unknown_name_get_one_answer(client: TestClient) -> None:
+    """Nothing tells whether a name exists: the same status and words, and no cookie."""
+    sign_up(client, "Ann")
+    client.cookies.clear()
+    wrong, unknown = log_in(client, "Ann", "not the password"), log_in(client, "Nobody", "not the password")
+    assert (wrong.status_code, wrong.json()) == (unknown.status_code, unknown.json()) == (
+        401, {"error": "wrong username or password"})
+    assert "set-cookie" not in wrong.headers and who(client) is None
+    assert log_in(client, "ANN").json() == {"username": "Ann"}
+
+
+def test_a_session_is_rotated_at_log_in_and_ended_at_log_out(client: TestClient) -> None:
+    """Logging in again ends the old session id; logging out ends the new one on the server, so a
+    copy of the cookie no longer works either."""
+    sign_up(client, "Ann")
+    first = session_of(client)
+    log_in(client, "Ann")
+    second = session_of(client)
+    assert second != first
+    use_session(client, first)
+    assert who(client) is None
+    use_session(client, second)
+    assert client.delete("/api/session").status_code == 204
+    use_session(client, second)
+    assert who(client) is None
+
+
+def test_a_forged_or_oversized_session_is_a_guest(client: TestClient) -> None:
+    """A session id nobody was given, or a huge one, is no account's."""
+    sign_up(client, "Ann")
+    for forged in ("x" * 43, "y" * 5000, ""):
+        use_session(client, forged)
+        assert who(client) is None
+
+
+def test_a_session_expires(tmp_path: Path) -> None:
+    """After ``session_ttl`` the session is no account's."""
+    clock = FakeClock()
+    with app_at(test_settings(tmp_path, session_ttl=3600.0), clock) as client:
+        sign_up(client, "Ann")
+        clock.advance(3599)
+        assert who(client) == "Ann"
+        clock.advance(2)
+        assert who(client) is None
+
+
+def test_a_foreign_origin_or_a_form_body_changes_nothing(client: TestClient) -> None:
+    """Cross-site: a foreign Origin is refused (403) and a non-JSON body too (422); no account is made,
+    nobody logged in. A client that sends no Origin (a script) works."""
+    body = {"username": "Ann", "password": PASSWORD}
+    foreign = client.post("/api/accounts", json=body, headers={"Origin": "https://evil.example"})
+    assert foreign.status_code == 403
+    form = client.post("/api/accounts", content=f"username=Ann&password={PASSWORD}",
+                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+    plain = client.post("/api/accounts", content='{"username": "Ann", "password": "correct horse battery"}',
+                        headers={"Content-Type": "text/plain"})
+    assert form.status_code == plain.status_code == 422 and "send the body as JSON" in plain.json()["error"]
+    assert accounts_in(client) == []
+    assert sign_up(client, "Ann").status_code == 201
+    out = client.delete("/api/session", headers={"Origin": "https://evil.example"})
+    assert out.status_code == 403 and who(client) == "Ann"
+
+
+@pytest.fixture
+def strict(tmp_path: Path) -> Iterator[TestClient]:
+    """A client of an app with small log-in rates: 3 per name, 8 per address per minute."""
+    from schotten.web import create_app
+
+    settings: WebSettings = test_settings(tmp_path, login_rate="3/minute", login_address_rate="8/minute")
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def test_log_in_is_rate_limited_per_name_and_per_address(strict: TestClient) -> None:
+    """A name gets 3 tries a minute, known or not, with the same words; the address 8 in all (a try
+    refused for its name counts for the address)."""
+    sign_up(strict, "Ann")
+    strict.cookies.clear()
+    answers = {}
+    for name in ("Ann", "Nobody"):
+        for _ in range(3):
+            assert log_in(strict, name, "wrong password").status_code == 401
+        refused = log_in(strict, name)
+        assert refused.status_code == 429 and refused.headers["retry-after"]
+        answers[name] = refused.json()["error"].split(": try again")[0]
+    assert answers["Ann"] == answers["Nobody"]
+    assert "log-in attempts" in answers["Ann"]
+    assert log_in(strict, "Carol").status_code == 429
+
+
+def test_changing_the_password_ends_the_other_sessions(client: TestClient) -> None:
+    """The current password is checked; after the change the old password fails, other browsers'
+    sessions end, this one goes on in a new session."""
+    sign_up(client, "Ann")
+    other = session_of(client)
+    log_in(client, "Ann")
+    mine = session_of(client)
+    wrong = client.post("/api/account/password", json={"password": "not it at all", "new_password": "n" * 10})
+    assert wrong.status_code == 403 and "nothing was changed" in wrong.json()["error"]
+    changed = client.post("/api/account/password", json={"password": PASSWORD, "new_password": "n" * 10})
+    assert changed.status_code == 200 and who(client) == "Ann" and session_of(client) != mine
+    use_session(client, other)
+    assert who(client) is None
+    assert log_in(client, "Ann").status_code == 401
+    assert log_in(client, "Ann", "n" * 10).status_code == 200
+
+
+def test_deleting_an_account_keeps_its_games_under_an_anonymous_name(client: TestClient) -> None:
+    """Its password is asked; afterwards its table names ``DELETED_NAME`` with no account shown, it
+    cannot log in, and its name can be taken again."""
+    sign_up(client, "Ann")
+    table = client.post("/api/tables", json={"mode": "ai", "level": "easy"}).json()
+    assert client.request("DELETE", "/api/account", json={"password": "wrong one!"}).status_code == 403
+    assert client.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+    assert who(client) is None
+    summary = client.get(f"/api/games/{table['id']}").json()
+    assert summary["players"][table["seat"]] == DELETED_NAME and summary["accounts"] == [None, None]
+    assert log_in(client, "Ann").status_code == 401
+    assert sign_up(client, "ann").status_code == 201
+    assert client.get("/api/players/Ann").json()["username"] == "ann"
+
+
+def test_a_guest_who_signs_up_keeps_the_games_of_their_seats(client: TestClient) -> None:
+    """The seats whose cookies the browser holds become the account's: My games from another browser
+    logged in as it lists them."""
+    guest = client.post("/api/tables", json={"mode": "friend", "nickname": "Gus", "seat": 1}).json()
+    sign_up(client, "Gus")
+    with service_of(client).store.use() as session:
+        row = session.get(GameRow, guest["id"])
+        assert row is not None and row.account1 is not None and row.player1 == "Gus"
+    use_session(client, session_of(client))
+    assert [(t["id"], t["seat"]) for t in client.get("/api/my-games").json()["tables"]] == [(guest["id"], 1)]
