@@ -48,7 +48,8 @@ logger = logging.getLogger("schotten.web")
 WS_MAX_SIZE = WebSettings().ws_max_bytes
 """The default of ``ws_max_bytes``: larger frames are refused by the WebSocket protocol (close 1009)."""
 SEAT_COOKIE_AGE = 30 * 24 * 3600
-PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html"}
+PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html",
+         "account": "account.html"}
 _ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorBody},
     404: {"model": ErrorBody},
@@ -350,6 +351,10 @@ def _page_routes(app: FastAPI, settings: WebSettings, service: GameService) -> N
     @app.get("/", include_in_schema=False)
     async def lobby() -> Response:
         return _page(settings, "lobby")
+
+    @app.get("/account", include_in_schema=False)
+    async def account() -> Response:
+        return _page(settings, "account")
 
     @app.get("/rules", include_in_schema=False)
     async def rules() -> Response:

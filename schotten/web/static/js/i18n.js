@@ -118,8 +118,16 @@ function setUpSwitch() {
   select.addEventListener("change", () => setLanguage(select.value));
 }
 
-/** Load the catalogue of the preferred language, translate the page and set up the switch. */
-export async function initI18n() {
+let loading = null;
+
+/** Load the catalogue of the preferred language, translate the page and set up the switch (once: a
+ * second call, from another module of the page, waits for the first). */
+export function initI18n() {
+  loading ??= loadLanguage();
+  return loading;
+}
+
+async function loadLanguage() {
   current = await preferredLanguage();
   messages = {};
   if (current !== "en") {

@@ -7,6 +7,7 @@ import { cleanNickname, getJSON, loadPref, postJSON, savedNickname, savePref, sh
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
 import { clockName, levelName, resultName, variantName } from "./labels.js";
+import { currentUser } from "./account.js";
 import { playersLine, seatNames } from "./people.js";
 
 const REFRESH_MS = 5000;
@@ -27,8 +28,40 @@ const PRESETS = {
 };
 // The ids of the tables whose seat this browser holds, as the last refresh found them.
 let mine = new Set();
+// The username this browser is logged in as (null: a guest, who plays under a nickname).
+let user = null;
+
+/** Show the guest's nickname field, or the account's rated options; a guest's tables are casual. */
+function syncAccount() {
+  for (const node of document.querySelectorAll(".guest-only")) node.hidden = Boolean(user);
+  for (const node of document.querySelectorAll(".account-only")) node.hidden = !user;
+  byId("nickname").required = !user;
+  syncRated();
+}
+
+function syncRated() {
+  const person = mode() === "friend";
+  byId("rated").disabled = !person;
+  if (!person) byId("rated").checked = false;
+  for (const id of ["min-rating", "max-rating"]) byId(id).disabled = !person;
+}
+
+function ratingBound(id) {
+  const text = byId(id).value.trim();
+  return text === "" ? null : Number(text);
+}
+
+/** The rated flag and rating range of a table against a person, for a logged-in player. */
+function ratedFields(body) {
+  if (!user || body.mode !== "friend") return null;
+  const fields = { rated: byId("rated").checked, min_rating: ratingBound("min-rating"),
+    max_rating: ratingBound("max-rating") };
+  if (fields.rated && !body.clock) return { error: t("A rated game needs a clock: choose a time control.") };
+  return fields;
+}
 
 function nickname() {
+  if (user) return user;
   const name = cleanNickname(byId("nickname").value);
   if (!name) {
     showMessage(t("Choose a nickname of 1 to 24 characters."));
@@ -101,11 +134,17 @@ async function create(event) {
     variant: byId("variant").value,
     rounds: Number(byId("rounds").value),
     mode: mode(),
-    nickname: name,
+    nickname: user ? undefined : name,
     seat: null,
     clock: chosen.clock,
   };
   if (body.mode === "ai") body.level = byId("level").value;
+  const rated = ratedFields(body);
+  if (rated && rated.error) {
+    showMessage(rated.error);
+    return;
+  }
+  Object.assign(body, rated || {});
   const button = byId("create");
   button.disabled = true;
   try {
@@ -121,10 +160,10 @@ async function join(id) {
   const name = nickname();
   if (!name) return;
   try {
-    const seat = await postJSON(`/api/tables/${encodeURIComponent(id)}/join`, { nickname: name });
+    const seat = await postJSON(`/api/tables/${encodeURIComponent(id)}/join`, user ? {} : { nickname: name });
     window.location.assign(seatPage(seat));
   } catch (error) {
-    showMessage(error.status === 409 ? t("This table has no free seat any more.") : error.message);
+    showMessage(error.status === 409 && !user ? t("This table has no free seat any more.") : error.message);
     refresh();
   }
 }
@@ -213,6 +252,7 @@ async function refresh() {
 function syncLevel() {
   byId("level").disabled = mode() !== "ai";
   byId("level").closest("form").classList.toggle("friend", mode() !== "ai");
+  syncRated();
 }
 
 function wireForm() {
@@ -231,9 +271,19 @@ function wireForm() {
   byId("create").disabled = false;
 }
 
+async function loadUser() {
+  user = await currentUser();
+  syncAccount();
+}
+
 async function main() {
   wireForm();
   await initI18n();
+  await loadUser();
+  document.addEventListener("account-changed", async () => {
+    await loadUser();
+    refresh();
+  });
   syncClock();
   await refresh();
   window.setInterval(() => {

@@ -4,6 +4,7 @@
 // the game once paired. After `ai_offer_after` seconds alone it offers a game against the AI in a
 // new tab meanwhile: this tab keeps waiting (and polling, so the entry stays alive).
 
+import { currentUser } from "./account.js";
 import { ApiError, cleanNickname, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
 import { byId } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -27,16 +28,6 @@ let answeredAt = 0;
 let pollTimer = null;
 let aiWindow = null;
 let counts = null;
-
-/** The logged-in username, or null (a guest; also while GET /api/session does not exist: 404). */
-async function loadUser() {
-  try {
-    const session = await getJSON("/api/session");
-    return session && typeof session.username === "string" ? session.username : null;
-  } catch {
-    return null;
-  }
-}
 
 async function send(method) {
   let response;
@@ -251,8 +242,12 @@ function wire() {
 
 async function main() {
   wire();
-  username = await loadUser();
+  username = await currentUser();
   syncUser();
+  document.addEventListener("account-changed", async () => {
+    username = await currentUser();
+    syncUser();
+  });
   byId("pn-play").disabled = false;
   byId("play-now").dataset.ready = "1";
   await poll();
