@@ -763,15 +763,15 @@ def test_the_language_switch(pages: Browser, cli_server: LiveServer, shots: Path
     page = pages.page()
     page.goto(f"{server.url}/")
     page.wait_for_selector("#lang option[value='pt']", state="attached")
-    assert page.inner_text("h2 >> nth=0") == "New table"
+    assert page.inner_text("h2 >> nth=0") == "Play now"
     page.select_option("#lang", "pt")
     page.wait_for_function("() => document.documentElement?.lang === 'pt'")
-    assert page.inner_text("h2 >> nth=0") == "Nova mesa"
+    assert page.inner_text("h2 >> nth=0") == "Jogar agora"
     assert any(c["name"] == "lang" and c["value"] == "pt" for c in page.context.cookies())
     page.screenshot(path=str(shots / "lobby-pt.png"), full_page=True)
     page.select_option("#lang", "ca")
     page.wait_for_function("() => document.documentElement?.lang === 'ca'")
-    assert page.inner_text("h2 >> nth=0") == "Taula nova"
+    assert page.inner_text("h2 >> nth=0") == "Juga ara"
     page.goto(f"{server.url}/rules")
     page.wait_for_selector("[data-tactic='JO'] h3")
     assert page.inner_text("h1") == "Les regles en resum"
