@@ -1,7 +1,7 @@
 """Players in the browser (issue 15): the account bar (sign up, log out, log in, a wrong password),
 the account page, and the newcomers' whole way: two new users sign up in two browsers, press Play
 now (rated), are paired, play a rated game to its end, and see their new ratings on their profiles,
-at the table and on the leaderboard."""
+at the table, in the lobby and the replay (names linked to profiles) and on the leaderboard."""
 
 from __future__ import annotations
 
@@ -135,11 +135,18 @@ def test_two_newcomers_meet_play_a_rated_game_and_see_their_ratings_change(pages
     winner_page = ann if loser is bob else bob
     winner_page.wait_for_selector(f'#players-line a[href="/player/{winner_name}"]')
     assert f"{winner_name} ({round(won['rating'])}?)" in winner_page.inner_text("#players-line")
-    for page, name, rating in ((ann, "Ann_new", None), (bob, "Bob_new", None)):
+    game_id = ann.url.split("/game/")[1]
+    ann.goto(f"{server.url}/")
+    row = ann.locator(f'#over-tables [data-table="{game_id}"]')
+    row.wait_for()
+    assert row.locator("a.player-link").count() == 2 and row.locator(".tag.rated").count() == 1
+    ann.goto(f"{server.url}/replay/{game_id}")
+    ann.wait_for_selector(f'#players-line a[href="/player/{loser_name}"]')
+    for page, name in ((ann, "Ann_new"), (bob, "Bob_new")):
         page.goto(f"{server.url}/player/{name}")
         page.wait_for_selector('.rating-pool[data-pool="base.realtime"]')
         shown = page.locator('.rating-pool[data-pool="base.realtime"] .value').inner_text()
-        expected = round((won if name == winner_name else lost)["rating"]) if rating is None else rating
+        expected = round((won if name == winner_name else lost)["rating"])
         assert shown == f"{expected}?"
         assert page.locator('.rating-pool[data-pool="base.realtime"] svg.rating-chart circle').count() == 1
         page.goto(f"{server.url}/leaderboard?pool=base.realtime")
