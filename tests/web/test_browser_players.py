@@ -152,3 +152,37 @@ def test_two_newcomers_meet_play_a_rated_game_and_see_their_ratings_change(pages
         page.goto(f"{server.url}/leaderboard?pool=base.realtime")
         page.wait_for_selector("#you:not(:empty)")
         assert f"{expected}?" in page.inner_text("#you")
+
+
+def test_an_open_challenge_rated_within_a_range_from_the_lobby(pages: Browser, server: LiveServer) -> None:
+    """Logged in: a rated 3+2 table for players rated 1400 to 1600 from the New table form; untimed it
+    is refused in the page. The lobby lists it with its range and the Rated tag; a guest's Join is told
+    to log in, another account sits down."""
+    host, guest, joiner = pages.page(), pages.page(), pages.page()
+    sign_up(host, server.url, "Host_1")
+    host.check('input[name="mode"][value="friend"]')
+    host.select_option("#clock", "none")
+    host.check("#rated")
+    host.click("#create")
+    host.wait_for_selector("#message:not([hidden])")
+    assert "needs a clock" in host.inner_text("#message")
+    host.select_option("#clock", "3+2")
+    host.fill("#min-rating", "1400")
+    host.fill("#max-rating", "1600")
+    host.click("#create")
+    host.wait_for_url("**/game/**")
+    game_id = host.url.split("/game/")[1]
+    guest.goto(f"{server.url}/")
+    row = guest.locator(f'#open-tables [data-table="{game_id}"]')
+    row.wait_for()
+    assert "rated 1400 to 1600" in row.inner_text() and row.locator(".tag.rated").count() == 1
+    assert row.locator('a.player-link[href="/player/Host_1"]').inner_text() == "Host_1"
+    guest.fill("#nickname", "Gus")
+    row.locator("[data-join]").click()
+    guest.wait_for_selector("#message:not([hidden])")
+    assert "log in" in guest.inner_text("#message")
+    sign_up(joiner, server.url, "Joiner_1")
+    joiner.locator(f'#open-tables [data-table="{game_id}"] [data-join]').click()
+    joiner.wait_for_url(f"**/game/{game_id}")
+    joiner.wait_for_selector("#players-line:not([hidden])")
+    assert "Joiner_1 (1500?)" in joiner.inner_text("#players-line")
