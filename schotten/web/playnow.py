@@ -21,10 +21,11 @@ from typing import Literal
 from fastapi import Depends, FastAPI, Request, Response
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from . import quotas
 from .accounts import AccountRef
+from .clock import TimeControl
 from .errors import ServiceError
 from .identity import viewer
 from .pairing import PRESETS, Pairing, Waiter, pool_key, preset_of, reach
@@ -41,13 +42,14 @@ _ERRORS: dict[int | str, dict[str, object]] = {code: {"model": ErrorBody}
 
 
 class EnterPool(BaseModel):
-    """Entering a pool: a variant, a preset time control, rated (accounts only) or casual; a guest's
-    nickname (an account plays under its username)."""
+    """Entering a pool: a variant, a preset time control (by its name, ``preset``, or as a ``clock``),
+    rated (accounts only) or casual; a guest's nickname (an account plays under its username)."""
 
     model_config = ConfigDict(extra="ignore")
 
     variant: Variant = "base"
-    clock: ClockSpec
+    clock: ClockSpec | None = None
+    preset: str | None = Field(None, max_length=16)
     rated: bool = Field(False, strict=True)
     nickname: str | None = None
 
@@ -56,13 +58,23 @@ class EnterPool(BaseModel):
     def _nickname(cls, value: object) -> str | None:
         return None if value is None else clean_nickname(value)
 
-    @field_validator("clock")
-    @classmethod
-    def _preset(cls, value: ClockSpec) -> ClockSpec:
-        if preset_of(value.control()) is None:
-            shown = ", ".join(f"{name} {PRESETS[name].to_dict()}" for name in PRESETS)
+    @model_validator(mode="after")
+    def _preset(self) -> EnterPool:
+        shown = ", ".join(f"{name} {PRESETS[name].to_dict()}" for name in PRESETS)
+        if (self.clock is None) == (self.preset is None):
+            raise ValueError(f'give the time control as "preset" (its name) or as "clock": {shown}')
+        if self.preset is not None and self.preset not in PRESETS:
             raise ValueError(f"Play now offers these time controls only: {shown}")
-        return value
+        if self.clock is not None and preset_of(self.clock.control()) is None:
+            raise ValueError(f"Play now offers these time controls only: {shown}")
+        return self
+
+    def control(self) -> TimeControl:
+        """The time control asked for."""
+        if self.preset is not None:
+            return PRESETS[self.preset]
+        assert self.clock is not None
+        return self.clock.control()
 
 
 class PoolStatus(BaseModel):
@@ -139,7 +151,7 @@ class PlayNow:
             if before.status == "paired":
                 return before
         ticket = secrets.token_urlsafe(24)
-        await self.authority.db(self.pairing.enter, token_hash(ticket), body.variant, body.clock.control(),
+        await self.authority.db(self.pairing.enter, token_hash(ticket), body.variant, body.control(),
                                 body.rated, account, body.nickname or "")
         self.set_ticket(response, ticket)
         return await self.look(ticket, response)

@@ -266,6 +266,13 @@ def test_guests_are_refused_rated_games(app: TestClient) -> None:
     assert entries(app) == []
 
 
+def test_a_preset_by_name_is_the_same_pool_as_its_clock(app: TestClient) -> None:
+    """The page names the preset ("3+2"); a script may give its clock: both wait in one pool."""
+    by_name = browser(app).post("/api/play-now", json={"preset": "3+2", "nickname": "Ann"})
+    assert by_name.status_code == 200 and by_name.json()["status"] == "waiting"
+    assert enter(browser(app), THREE, nickname="Bob")["status"] == "paired"
+
+
 @pytest.mark.parametrize(("body", "says"), [
     ({"nickname": "Ann"}, '"clock"'),
     ({"clock": {"initial": 240, "increment": 0}, "nickname": "Ann"}, "these time controls only"),
@@ -274,7 +281,10 @@ def test_guests_are_refused_rated_games(app: TestClient) -> None:
     ({"clock": FIVE, "nickname": ""}, "1 to 24 characters"),
     ({"clock": FIVE, "rated": "yes", "nickname": "Ann"}, "rated"),
     ({"clock": FIVE}, "nickname"),
-], ids=["no-clock", "not-a-preset", "both-kinds", "variant", "empty-nickname", "rated", "guest-no-name"])
+    ({"preset": "4+0", "nickname": "Ann"}, "these time controls only"),
+    ({"preset": "5+5", "clock": FIVE, "nickname": "Ann"}, '"preset" (its name) or as "clock"'),
+], ids=["no-clock", "not-a-preset", "both-kinds", "variant", "empty-nickname", "rated", "guest-no-name",
+        "unknown-preset", "preset-and-clock"])
 def test_bad_bodies_are_refused(app: TestClient, body: dict[str, Any], says: str) -> None:
     """422 with a sentence naming the problem; nothing stored."""
     response = browser(app).post("/api/play-now", json=body)

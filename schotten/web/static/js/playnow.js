@@ -12,14 +12,6 @@ import { clockName, variantName } from "./labels.js";
 
 const POLL_MS = 1000;
 const COUNTS_MS = 5000;
-/** The API's time control of each preset (pairing.PRESETS). */
-const PRESETS = {
-  "3+2": { initial: 180, increment: 2 },
-  "5+5": { initial: 300, increment: 5 },
-  "10+10": { initial: 600, increment: 10 },
-  "1d": { days: 1 },
-  "3d": { days: 3 },
-};
 const BASE_TITLE = "Schotten Totten";
 
 let username = null;
@@ -160,7 +152,7 @@ async function play(event) {
   event.preventDefault();
   const body = {
     variant: byId("pn-variant").value,
-    clock: PRESETS[chosen("pn-clock")],
+    preset: chosen("pn-clock"),
     rated: chosen("pn-rated") === "rated",
   };
   if (username === null) {
