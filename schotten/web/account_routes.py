@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import replace
 
 from fastapi import FastAPI, Request, Response
 from limits.storage import MemoryStorage
@@ -27,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from . import quotas
 from .accounts import DELETED_NAME, PASSWORD_MAX, AccountRef, check_password, check_username, name_key
+from .authority import LiveGame
 from .errors import ServiceError
 from .identity import clear_session_cookie, session_id, set_session_cookie, viewer
 from .seats import cookie_tokens, seat_cookies, seat_of_token
@@ -141,7 +143,7 @@ class AccountRoutes:
         set_session_cookie(response, request, new)
         seats = await self._guest_seats(request.cookies)
         if seats:
-            await asyncio.to_thread(self.accounts.adopt, account.id, seats)
+            seats = await asyncio.to_thread(self.accounts.adopt, account.id, seats)
             for game_id, seat in seats:
                 game = self.service.games.get(game_id)
                 if game is not None and game.info.accounts[seat] is None:
@@ -189,9 +191,20 @@ class AccountRoutes:
         account = await self.checked(request, body.password)
         await asyncio.to_thread(self.accounts.delete, account.id)
         for game in self.service.games.values():
-            game.info.players = [DELETED_NAME if owner == account.id else name
-                                 for owner, name in zip(game.info.accounts, game.info.players, strict=True)]
+            _rename_seats(game, account.id)
         clear_session_cookie(response, request)
+
+
+def _rename_seats(game: LiveGame, account_id: int) -> None:
+    """Call the account's seats of a game being served ``DELETED_NAME``, in its chat too."""
+    for seat, owner in enumerate(game.info.accounts):
+        if owner != account_id:
+            continue
+        game.info.players[seat] = DELETED_NAME
+        for lines in game.chat.rooms.values():
+            for at, line in enumerate(lines):
+                if line.seat == seat:
+                    lines[at] = replace(line, name=DELETED_NAME)
 
 
 def install(app: FastAPI, service: GameService) -> AccountRoutes:

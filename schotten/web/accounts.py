@@ -9,7 +9,7 @@
 
 A deleted account keeps its row (its games and rating history refer to it) with no password and a
 name nobody can sign up with (``~{id}``), so its username is free again; its sessions end and its
-seats in games read ``DELETED_NAME``.
+seats in games and their chat read ``DELETED_NAME``.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import CursorResult, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .db import AccountRow, GameRow, PoolEntryRow, SessionRow, utc
+from .db import AccountRow, ChatRow, GameRow, PoolEntryRow, SessionRow, utc
 from .errors import ServiceError
 from .store import Store
 
@@ -154,17 +155,24 @@ class Accounts:
         with self.store.use() as session, session.begin():
             session.execute(query)
 
-    def adopt(self, account_id: int, seats: Sequence[tuple[str, int]]) -> None:
-        """Make these (game, seat) pairs the account's, where no account holds them yet."""
+    def adopt(self, account_id: int, seats: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Make these (game, seat) pairs the account's where no account holds the seat and the other
+        seat is not already the account's (one account never plays both seats); the pairs it got."""
+        given = []
         with self.store.use() as session, session.begin():
             for game_id, seat in seats:
-                owner = GameRow.account0 if seat == 0 else GameRow.account1
-                session.execute(update(GameRow).where(GameRow.id == game_id, owner.is_(None))
-                                .values({owner: account_id}))
+                owner, other = ((GameRow.account0, GameRow.account1) if seat == 0
+                                else (GameRow.account1, GameRow.account0))
+                query = (update(GameRow).where(GameRow.id == game_id, owner.is_(None),
+                                               or_(other.is_(None), other != account_id))
+                         .values({owner: account_id}))
+                if cast(CursorResult[Any], session.execute(query)).rowcount:
+                    given.append((game_id, seat))
+        return given
 
     def delete(self, account_id: int) -> None:
         """Delete the account: its name is freed, its password, sessions and waiting entries are gone,
-        its seats in games are named ``DELETED_NAME``; its games and rating history stay."""
+        its seats in games and their chat are named ``DELETED_NAME``; its games and rating history stay."""
         with self.store.use() as session, session.begin():
             session.execute(update(AccountRow).where(AccountRow.id == account_id).values(
                 username=f"~{account_id}", name_key=f"~{account_id}", password_hash=None,
@@ -172,10 +180,14 @@ class Accounts:
             session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == account_id,
                                                        PoolEntryRow.game_id.is_(None)))
-            for seat in (0, 1):
-                owner = GameRow.account0 if seat == 0 else GameRow.account1
-                player = GameRow.player0 if seat == 0 else GameRow.player1
+            session.execute(update(PoolEntryRow).where(PoolEntryRow.account_id == account_id)
+                            .values(nickname=DELETED_NAME))
+            for seat, owner, player in ((0, GameRow.account0, GameRow.player0),
+                                        (1, GameRow.account1, GameRow.player1)):
                 session.execute(update(GameRow).where(owner == account_id).values({player: DELETED_NAME}))
+                games = select(GameRow.id).where(owner == account_id)
+                session.execute(update(ChatRow).where(ChatRow.seat == seat, ChatRow.game_id.in_(games))
+                                .values(name=DELETED_NAME))
 
     def set_password(self, account_id: int, password: str) -> None:
         """Store a new password for the account."""

@@ -57,6 +57,9 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "ai_tables_per_address": 100_000,
     "sockets_per_address": 100_000,
     "spectators_per_game": 100_000,
+    "login_rate": "100000/second",
+    "login_address_rate": "100000/second",
+    "signup_rate": "100000/second",
 }
 """Limits no test reaches unless it is about them: every test client has one address."""
 GENEROUS_ENV = {f"SCHOTTEN_{name.upper()}": str(value) for name, value in GENEROUS_LIMITS.items()}

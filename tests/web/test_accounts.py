@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_web import FakeClock, app_at, service_of, test_settings
+from helpers_web import FakeClock, app_at, service_of, socket_path, test_settings
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
@@ -233,3 +233,46 @@ def test_a_guest_who_signs_up_keeps_the_games_of_their_seats(client: TestClient)
         assert row is not None and row.account1 is not None and row.player1 == "Gus"
     use_session(client, session_of(client))
     assert [(t["id"], t["seat"]) for t in client.get("/api/my-games").json()["tables"]] == [(guest["id"], 1)]
+
+
+def chat_names(client: TestClient, game_id: str, token: str) -> list[str]:
+    """The names of the players' chat history a seat is sent on opening the game."""
+    with client.websocket_connect(socket_path(game_id, token)) as ws:
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "chat" and message["full"]:
+                return [line["name"] for line in message["messages"]]
+
+
+def test_deleting_an_account_renames_its_chat_lines_stored_and_served(client: TestClient) -> None:
+    """Ann's lines in a game's chat read ``DELETED_NAME`` afterwards, in the game being served and once
+    it is loaded again from the database; Bob's stay his."""
+    sign_up(client, "Ann")
+    grant = client.post("/api/tables", json={"mode": "friend", "seat": 0, "clock": {"initial": 180}}).json()
+    session = session_of(client)
+    client.cookies.clear()
+    joined = client.post(f"/api/tables/{grant['id']}/join", json={"nickname": "Bob"}).json()
+    for token, text in ((grant["token"], "hello"), (joined["token"], "hi Ann")):
+        with client.websocket_connect(socket_path(grant["id"], token)) as ws:
+            ws.send_json({"type": "chat", "text": text})
+            while ws.receive_json()["type"] != "chat":
+                pass
+    assert chat_names(client, grant["id"], joined["token"]) == ["Ann", "Bob"]
+    use_session(client, session)
+    assert client.request("DELETE", "/api/account", json={"password": PASSWORD}).status_code == 204
+    assert chat_names(client, grant["id"], joined["token"]) == [DELETED_NAME, "Bob"]
+    service_of(client).games.clear()
+    assert chat_names(client, grant["id"], joined["token"]) == [DELETED_NAME, "Bob"]
+
+
+def test_an_account_never_gets_both_seats_of_a_game(client: TestClient) -> None:
+    """Ann opens a table logged in, logs out, takes its other seat as a guest and logs in again: that
+    guest seat stays a guest's (one account never plays both seats)."""
+    sign_up(client, "Ann")
+    grant = client.post("/api/tables", json={"mode": "friend", "seat": 0}).json()
+    client.delete("/api/session")
+    assert client.post(f"/api/tables/{grant['id']}/join", json={"nickname": "Also Ann"}).status_code == 200
+    assert log_in(client, "Ann").status_code == 200
+    with service_of(client).store.use() as session:
+        row = session.get(GameRow, grant["id"])
+        assert row is not None and row.account0 is not None and row.account1 is None
