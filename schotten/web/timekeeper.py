@@ -84,7 +84,8 @@ class Timekeeper:
             except Exception:
                 logger.exception("the timekeeper failed; it tries again")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, min(delay, self.POLL)))
+                async with asyncio.timeout(max(0.0, min(delay, self.POLL))):
+                    await self._wake.wait()
 
     async def check(self) -> float:
         """End every game whose clock ran out (and, now and then, the abandoned ones); the seconds
