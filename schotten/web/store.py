@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAl
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import metrics, ratings
+from . import dblock, metrics, ratings
 from .clock import Clock, TimeControl
 from .db import (
     Base,
@@ -251,6 +251,7 @@ class Store:
         self._gone: str | None = None
         self._read_only = False
         self._starting = False
+        self._locked = False
 
     @contextlib.contextmanager
     def _use(self) -> Iterator[Session]:
@@ -341,6 +342,9 @@ class Store:
         with a sentence naming the path (or the URL, password hidden) if not."""
         if self._path is not None:
             _check_folder(self._path)
+            if not self._locked:
+                dblock.acquire(self._path)
+                self._locked = True
         self._starting = True
         try:
             self.create_schema()
@@ -350,8 +354,11 @@ class Store:
             self._starting = False
 
     def close(self) -> None:
-        """Close every pooled connection."""
+        """Close every pooled connection (and let go of the SQLite file's lock, see ``dblock``)."""
         self.engine.dispose()
+        if self._locked and self._path is not None:
+            dblock.release(self._path)
+            self._locked = False
 
     def add_game(self, info: GameInfo) -> None:
         """Store a new game."""
