@@ -479,7 +479,8 @@ def test_a_rematch_offered_and_accepted(pages: Browser, server: LiveServer, shot
     rematch_id = ann.url.split("/game/")[1].split("?")[0]
     assert "accept the rematch" in ann.inner_text("#status")
     assert ann.locator("#invite").is_hidden(), "the kept seat has no invite link"
-    assert ann.inner_text("#panel-top .pname") == "seat kept for Bob", "not a free seat: Bob's"
+    ann.wait_for_function("() => document.querySelector('#panel-top .pname')?.textContent === "
+                          "'seat kept for Bob'")
     assert "(free seat)" not in ann.inner_text("body")
 
     bob.wait_for_selector("#accept-rematch")
