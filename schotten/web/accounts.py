@@ -122,12 +122,14 @@ class Accounts:
         return AccountRef(row.id, row.username) if row is not None else None
 
     def new_session(self, account_id: int) -> str:
-        """A new session of the account: its secret id (the cookie's value)."""
+        """A new session of the account: its secret id (the cookie's value). Expired sessions of every
+        account are deleted on the way, so the table holds only live ones."""
         session_id = secrets.token_urlsafe(32)
         now = utc(self.now())
         row = SessionRow(id_hash=session_hash(session_id), account_id=account_id, created=now,
                          expires=now + timedelta(seconds=self.session_ttl))
         with self.store.use() as session, session.begin():
+            session.execute(delete(SessionRow).where(SessionRow.expires <= now))
             session.add(row)
         return session_id
 

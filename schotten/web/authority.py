@@ -45,6 +45,7 @@ from .messages import (
 )
 from .metrics import REFUSED
 from .outbound import Told, state_text, state_texts
+from .people import pool_of
 from .quotas import UNKNOWN_ADDRESS, Quotas, seconds
 from .schemas import CreateTable, SeatGrant
 from .seats import MAX_ID, grant, new_token, one_seat_taken, seat_of_token, token_hash
@@ -52,7 +53,7 @@ from .settings import WebSettings
 from .sockets import Connection
 from .store import ACTION, END, UNDO, Entry, GameInfo, Store
 from .timekeeper import Timekeeper
-from .vocab import Ending, Mode, Status, pool_name
+from .vocab import Ending, Mode, Status
 from .writer import Writer
 
 logger = logging.getLogger("schotten.web")
@@ -417,8 +418,9 @@ class Authority:
 
     def rating_in_pool(self, account_id: int, info: GameInfo) -> float:
         """The account's rating in the pool of the game ``info`` (blocking: run it with ``db``)."""
-        turn_based = info.clock is not None and info.clock.control.turn_based
-        pool = pool_name(info.variant, turn_based)
+        pool = pool_of(info)
+        if pool is None:
+            return ratings.DEFAULT.rating
         with self.store.use() as session:
             return ratings.current(session, [account_id], pool)[account_id].rating
 
