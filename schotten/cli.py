@@ -602,6 +602,9 @@ def serve(
         min=1, max=65535, help="The port to listen on (default: $SCHOTTEN_PORT, else 8000).")] = None,
     database: Annotated[str | None, typer.Option(
         help="Database URL (default: $SCHOTTEN_DATABASE_URL, else sqlite:///schotten.db here).")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="Redis URL shared by several server processes on one PostgreSQL database "
+             "(default: $SCHOTTEN_REDIS_URL, else none: one process).")] = None,
 ) -> None:
     """Serve the web app: lobby, games against a friend or the AI, spectators and replays."""
     import contextlib
@@ -613,7 +616,7 @@ def serve(
     with contextlib.suppress(ValueError, OSError):
         faulthandler.enable()
     try:
-        settings = WebSettings.from_env(host=host, port=port, database_url=database)
+        settings = WebSettings.from_env(host=host, port=port, database_url=database, redis_url=redis)
     except ValueError as error:
         typer.echo(f"schotten serve: {error}", err=True)
         raise typer.Exit(2) from None

@@ -34,6 +34,8 @@ class WebSettings:
     """
 
     database_url: str = DEFAULT_DATABASE_URL
+    redis_url: str = ""
+    """The Redis server that processes sharing one PostgreSQL database meet at ("": one process)."""
     host: str = "127.0.0.1"
     port: int = 8000
     static_dir: Path = PACKAGE_DIR / "static"
