@@ -28,8 +28,8 @@ from .accounts import AccountRef, Accounts
 from .ai import AiPool, decision_seed
 from .chat import Chat, GameChat
 from .clock import Clock
-from .errors import UNAVAILABLE, GameDamaged, ServiceError, StoreUnavailable
-from .gamelog import LogError, ending_of, rebuilt, replay, undo_notation, undo_span
+from .errors import UNAVAILABLE, GameDamaged, LogConflict, ServiceError, StoreUnavailable
+from .gamelog import LogError, advanced, ending_of, rebuilt, replay, undo_notation, undo_span
 from .messages import (
     AbortMessage,
     ActionMessage,
@@ -45,6 +45,7 @@ from .messages import (
 )
 from .metrics import REFUSED
 from .outbound import Told, state_text, state_texts
+from .peers import Peers
 from .people import pool_of
 from .quotas import UNKNOWN_ADDRESS, Quotas, seconds
 from .schemas import CreateTable, SeatGrant
@@ -107,6 +108,9 @@ class LiveGame:
         self.away_timer: asyncio.TimerHandle | None = None
         self.chat = GameChat()
         """The game's chat (see ``chat``), read when a socket first asks for the game."""
+        self.remote: dict[str, tuple[tuple[int, int], float]] = {}
+        """What other server processes said of this game's seats: per process, how many sockets of each
+        seat it serves, until when that holds (``time.monotonic``; see ``peers``)."""
 
     @property
     def finished(self) -> bool:
@@ -127,8 +131,20 @@ class LiveGame:
                 and not (clock is not None and clock.control.turn_based))
 
     def connected(self, seat: int) -> bool:
-        """Whether a socket of ``seat`` is connected."""
+        """Whether a socket of ``seat`` is connected, to this process or (as it last said) another."""
+        now = time.monotonic()
+        if any(counts[seat] and until > now for counts, until in self.remote.values()):
+            return True
         return any(c.seat == seat and not c.closed.is_set() for c in self.connections)
+
+    def local_seats(self) -> list[int]:
+        """How many sockets of each seat this process serves."""
+        open_ = [c.seat for c in self.connections if not c.closed.is_set()]
+        return [open_.count(0), open_.count(1)]
+
+    def connected_seats(self) -> tuple[bool, bool]:
+        """Whether each seat is connected anywhere (see ``connected``)."""
+        return self.connected(0), self.connected(1)
 
     def away(self) -> list[int | None]:
         """Per seat: None while it is connected (or leaving does not count), else the milliseconds
@@ -231,34 +247,69 @@ class Authority:
         self.timekeeper: Timekeeper | None = None
         self.accounts = Accounts(store, settings.session_ttl, lambda: self.now())
         self._clock_tasks: set[asyncio.Task[None]] = set()
-        self.chat = Chat(settings, store)
+        self.peers = Peers(self, settings)
+        self.conducting = False
+        """Whether this process plays the AI and keeps the clocks (alone: always; see ``peers``)."""
+        self.chat = Chat(settings, store, self.peers)
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking store call in a worker thread."""
         return await asyncio.to_thread(call, *args)
 
-    async def start_clocks(self) -> None:
-        """Give the running clocks back the time the server was down, then keep time (``timekeeper``)."""
+    async def start(self) -> None:
+        """Hear the other processes (if any) and conduct, alone at once, else once this process holds
+        the conductor's lease (``peers``)."""
+        await self.peers.start()
+
+    async def conduct(self) -> None:
+        """Become the conductor: give the running clocks back the time nobody kept them, keep time
+        (``timekeeper``) and play every AI whose turn it is."""
+        if self._closing or self.conducting:
+            return
+        self.conducting = True
         self.timekeeper = Timekeeper(self)
         await self.timekeeper.give_back_downtime()
+        await self.resume()
 
-    async def stop(self) -> None:
-        """Stop the timekeeper, the eviction sweep and every AI (a task still thinking is cancelled)."""
-        self._closing = True
+    async def step_down(self) -> None:
+        """Stop conducting (the lease was lost): the timekeeper and every AI stop here."""
+        self.conducting = False
         if self.timekeeper is not None:
             await self.timekeeper.stop()
-        for game in self.games.values():
-            if game.away_timer is not None:
-                game.away_timer.cancel()
-        tasks = [g.ai_task for g in self.games.values() if g.ai_task is not None and not g.ai_task.done()]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
-            self._sweeper = None
+            self.timekeeper = None
+        await self._cancel(self._ai_tasks())
+
+    def _ai_tasks(self) -> list[asyncio.Task[None]]:
+        return [g.ai_task for g in self.games.values() if g.ai_task is not None and not g.ai_task.done()]
+
+    @staticmethod
+    async def _cancel(tasks: list[asyncio.Task[None]]) -> None:
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    def drop_sockets(self, code: int) -> None:
+        """Close every game socket with ``code`` (their pages reconnect)."""
+        for game in self.games.values():
+            for conn in list(game.connections):
+                conn.drop(code)
+
+    async def stop(self) -> None:
+        """Stop the timekeeper, the eviction sweep and every AI (a task still thinking is cancelled)."""
+        self._closing = True
+        await self.peers.stop()
+        if self.timekeeper is not None:
+            await self.timekeeper.stop()
+        for game in self.games.values():
+            if game.away_timer is not None:
+                game.away_timer.cancel()
+        tasks = self._ai_tasks()
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+            self._sweeper = None
+        await self._cancel(tasks)
 
     # ------------------------------------------------------------ tables
 
@@ -281,6 +332,7 @@ class Authority:
                 if game is None:
                     return None
                 self.games[game_id] = game
+                self.peers.holding(game)
         self.kick_ai(game)
         return game
 
@@ -374,7 +426,9 @@ class Authority:
         except BaseException:
             self.quotas.forget(info.id)
             raise
-        self.kick_ai(self.add(info))
+        game = self.add(info)
+        self.peers.changed(game)
+        self.kick_ai(game)
         return grant(info.id, seat, token, invite=not ai)
 
     async def join(self, game_id: str, nickname: str | None, account: AccountRef | None = None) -> SeatGrant:
@@ -457,6 +511,7 @@ class Authority:
         clock = game.info.clock.start(game.state.turn, now) if game.info.clock is not None else None
         hashed = token_hash(token)
         if not await self.db(self.store.take_seat, game.info.id, seat, nickname, hashed, clock, now, account):
+            self.peers.catch_up(game.info.id)
             raise ServiceError(409, taken)
         game.info.players[seat] = nickname
         game.info.accounts[seat] = account
@@ -539,6 +594,8 @@ class Authority:
         entry = Entry(game.version, kind, notation, seat, now, spent)
         try:
             await self.writer.append(game.info.id, entry, status, winner, clock, ended)
+        except LogConflict:
+            await self._behind(game)
         except StoreUnavailable:
             raise
         except Exception as error:
@@ -556,6 +613,65 @@ class Authority:
         self.kick_ai(game)
         if clock is not None:
             self.wake_clocks()
+
+    async def _behind(self, game: LiveGame) -> None:
+        """Another process stored this game's next entry first: catch up (under the game's lock), tell
+        this process's clients, and refuse the change as ``stale``."""
+        kept = await self._caught_up(game)
+        if kept is not None:
+            self._after_change(game, kept)
+        raise ClientError("stale", "another move reached the game first: your state is out of date, "
+                          "here is the game as it now stands")
+
+    async def catch_up(self, game_id: str) -> None:
+        """Bring this process's copy of ``game_id`` up to the database (another process changed it);
+        a game not held here is loaded (the conductor loads a game whose AI is to move)."""
+        game = self.games.get(game_id)
+        if game is None:
+            with contextlib.suppress(GameDamaged, StoreUnavailable):
+                await self.live(game_id)
+            return
+        async with game.lock:
+            kept = await self._caught_up(game)
+        if kept is not None:
+            self._after_change(game, kept)
+
+    def _after_change(self, game: LiveGame, kept: int) -> None:
+        """A change heard from the database: this process's clients get it, the AI and clocks look again."""
+        self.tell(game, kept)
+        self.kick_ai(game)
+        self.wake_clocks()
+
+    async def _caught_up(self, game: LiveGame) -> int | None:
+        """Under the game's lock: read what the database holds beyond this copy and make it the game's;
+        the first move of the history that changed (None: nothing changed). A log that does not
+        follow marks the game damaged."""
+        loaded = await self.db(self.store.load_since, game.info.id, game.version)
+        if loaded is None:
+            return None
+        info, entries = loaded
+        if not entries and info == game.info:
+            return None
+        try:
+            state = advanced(game.state, entries)
+        except LogError as error:
+            self.damaged.add(game.info.id)
+            logger.error("game %s is damaged: its log does not follow from entry %d (%s)",
+                         game.info.id, error.index, error)
+            raise GameDamaged() from None
+        kept = min(len(game.state.history), len(state.history))
+        while kept and game.state.history[kept - 1] != state.history[kept - 1]:
+            kept -= 1
+        for entry in entries:
+            if entry.kind == UNDO:
+                game.undos[entry.seat] += 1
+            elif entry.kind == ACTION:
+                game.decided[entry.seat] = True
+        game.ending = ending_of(entries) or game.ending
+        game.state, game.version, game.info = state, game.version + len(entries), info
+        marks = [m for m in (info.moved, info.clock.since if info.clock else None) if m is not None]
+        game.mark = max(marks) if marks else info.created
+        return kept
 
     # ------------------------------------------------------------ endings: time, resign, abort, leave
 
@@ -620,7 +736,10 @@ class Authority:
             if (game.finished or game.info.status != Status.PLAYING or clock is None
                     or clock.running is None or not clock.flagged(self.now())):
                 return False
-            await self._end(game, Ending.TIME, clock.running)
+            try:
+                await self._end(game, Ending.TIME, clock.running)
+            except ClientError:
+                return False
         return True
 
     async def abandon(self, game_id: str) -> bool:
@@ -634,7 +753,10 @@ class Authority:
             if (game.finished or game.info.status != Status.PLAYING or game.info.clock is not None
                     or game.info.mode != Mode.FRIEND or idle < self.settings.abandon_after):
                 return False
-            await self._end(game, Ending.ABANDONED, game.state.turn)
+            try:
+                await self._end(game, Ending.ABANDONED, game.state.turn)
+            except ClientError:
+                return False
         return True
 
     def wake_clocks(self) -> None:
@@ -644,11 +766,26 @@ class Authority:
 
     # ------------------------------------------------------------ presence
 
-    def _arrived(self, game: LiveGame, conn: Connection) -> None:
+    def _arrived(self, game: LiveGame, conn: Connection | None) -> None:
         """A seat that was away is back (its state already says so): the others are told."""
         if game.away_timer is not None and not any(game.gone_since):
             game.away_timer.cancel()
         self._presence_changed(game, conn)
+
+    def presence_moved(self, game: LiveGame, before: tuple[bool, bool]) -> None:
+        """Another process's sockets of the game's seats changed (``peers``): a seat that came is no
+        longer away, one that left everywhere is."""
+        if game.info.mode == Mode.AI:
+            if self.conducting and game.connected_seats() != before:
+                self._presence_changed(game)
+            return
+        for seat in (0, 1):
+            now = game.connected(seat)
+            if now and not before[seat] and game.gone_since[seat] is not None:
+                game.gone_since[seat] = None
+                self._arrived(game, None)
+            elif before[seat] and not now:
+                self._departed(game, seat)
 
     def _departed(self, game: LiveGame, seat: int | None) -> None:
         if seat is None or game.connected(seat):
@@ -689,8 +826,12 @@ class Authority:
                 return
             changed = clock.stop(now) if seat is None else clock.stop(now).start(seat, now)
             try:
-                await self.db(self.store.set_clock, game.info.id, changed)
-            except StoreUnavailable:
+                if not await self.db(self.store.set_clock, game.info.id, changed, game.version):
+                    kept = await self._caught_up(game)
+                    if kept is not None:
+                        self._after_change(game, kept)
+                    return
+            except (StoreUnavailable, GameDamaged):
                 return
             game.info.clock = changed
             if seat is not None:
@@ -699,8 +840,14 @@ class Authority:
         self.wake_clocks()
 
     def broadcast(self, game: LiveGame, log_from: int | None = None) -> None:
-        """Queue the game's state for every client (one message built per seat), with the log's
-        entries from ``log_from`` on (the first that changed; default: none changed)."""
+        """The game changed here: queue its state for every client (``tell``) and tell the other
+        processes (``peers``)."""
+        self.tell(game, log_from)
+        self.peers.changed(game)
+
+    def tell(self, game: LiveGame, log_from: int | None = None) -> None:
+        """Queue the game's state for every client of this process (one message built per seat), with
+        the log's entries from ``log_from`` on (the first that changed; default: none changed)."""
         start = len(game.state.history) if log_from is None else log_from
         for conn in [c for c in game.connections if c.closed.is_set()]:
             game.connections.discard(conn)
@@ -717,7 +864,7 @@ class Authority:
 
     def kick_ai(self, game: LiveGame) -> None:
         """Start the game's AI if the decision is its own and it is not already thinking."""
-        if self._closing or not game.ai_to_move or game.ai_busy:
+        if self._closing or not self.conducting or not game.ai_to_move or game.ai_busy:
             return
         game.ai_task = asyncio.create_task(self._run_ai(game))
 
@@ -762,7 +909,8 @@ class Authority:
             except SchottenError:
                 logger.error("game %s: the AI chose %s, which is not legal", game.info.id, text)
                 after.apply_id(game.state.legal_action_ids()[0])
-            await self._commit(game, ACTION, str(ACTIONS[after.history[-1]]), seat, after)
+            with contextlib.suppress(ClientError):
+                await self._commit(game, ACTION, str(ACTIONS[after.history[-1]]), seat, after)
         return True
 
     # ------------------------------------------------------------ eviction
@@ -809,7 +957,10 @@ class Authority:
 
     async def find(self, game_id: str) -> LiveGame | None:
         """The game a socket asks for (see ``live``), its chat read; ClientError ``damaged`` or
-        ``unavailable`` if it cannot be served."""
+        ``unavailable`` if it cannot be served (also while the other processes cannot be reached)."""
+        if not self.peers.healthy:
+            raise ClientError("unavailable", "the server lost its link to its other processes (Redis): "
+                              "reconnecting, try again in a moment")
         try:
             game = await self.live(game_id)
             if game is not None:
@@ -841,6 +992,8 @@ class Authority:
         conn.send(state_text(game, conn.seat))
         self.chat.enter(game, conn)
         game.connections.add(conn)
+        if conn.seat is not None:
+            self.peers.present(game)
         if was_away:
             self._arrived(game, conn)
         self.kick_ai(game)
@@ -876,6 +1029,8 @@ class Authority:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""
         game.connections.discard(conn)
         game.used = time.monotonic()
+        if conn.seat is not None:
+            self.peers.present(game)
         self._departed(game, conn.seat)
         idle = not game.connections and not game.ai_busy
         done = game.state.is_over or game.info.status == Status.CLOSED

@@ -48,6 +48,7 @@ from .vocab import Mode, Room
 
 if TYPE_CHECKING:
     from .authority import LiveGame
+    from .peers import Peers
 
 logger = logging.getLogger("schotten.web")
 
@@ -87,6 +88,12 @@ class ChatLine:
         """The message as a chat message carries it."""
         return {"index": self.index, "seat": self.seat, "name": self.name, "text": self.text,
                 "quick": self.quick, "time": self.time.isoformat()}
+
+    @classmethod
+    def heard(cls, data: dict[str, Any]) -> ChatLine:
+        """The message another server process stored (``told`` and its ``room``)."""
+        return cls(int(data["index"]), Room(data["room"]), data["seat"], str(data["name"]), data["text"],
+                   data["quick"], datetime.fromisoformat(data["time"]))
 
 
 class GameChat:
@@ -138,9 +145,10 @@ def clean_text(value: str, limit: int) -> str:
 class Chat:
     """The chat of every served game: checks, stores and sends its messages and mutes."""
 
-    def __init__(self, settings: WebSettings, store: Store) -> None:
+    def __init__(self, settings: WebSettings, store: Store, peers: Peers) -> None:
         self.settings = settings
         self.store = store
+        self.peers = peers
         self.rates = Rates("chat_rate", settings.chat_rate, SlidingWindowCounterRateLimiter(MemoryStorage()))
 
     # ------------------------------------------------------------ loading and entering
@@ -207,10 +215,34 @@ class Chat:
         await self.load(game)
         async with game.chat.lock:
             line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick))
-            game.chat.rooms[room].append(line)
-            for client in list(game.connections):
-                if room in rooms_of(game, client.seat) and shown_to(line, client.seat, game.chat):
-                    client.send(chat_message(room, [line], full=False))
+            self._show(game, line)
+        self.peers.said(game, {"room": str(room), **line.told()})
+
+    def _show(self, game: LiveGame, line: ChatLine) -> None:
+        """Keep a stored line in its room and send it to every client here that gets it."""
+        game.chat.rooms[line.room].append(line)
+        for client in list(game.connections):
+            if line.room in rooms_of(game, client.seat) and shown_to(line, client.seat, game.chat):
+                client.send(chat_message(line.room, [line], full=False))
+
+    def heard(self, game: LiveGame, data: dict[str, Any]) -> None:
+        """A line another server process stored: sent to the clients here (if this process holds the
+        game's chat; else it reads it with the rest when it loads)."""
+        if not game.chat.loaded:
+            return
+        try:
+            line = ChatLine.heard(data)
+        except (KeyError, ValueError, TypeError):
+            logger.error("game %s: a chat line heard from another process was malformed", game.info.id)
+            return
+        if all(held.index != line.index for held in game.chat.rooms[line.room]):
+            self._show(game, line)
+
+    def heard_mute(self, game: LiveGame, seat: int, muted: bool) -> None:
+        """Another server process stored that ``seat`` muted (or unmuted) the other player."""
+        if game.chat.loaded and seat in (0, 1):
+            (game.chat.mutes.add if muted else game.chat.mutes.discard)(seat)
+            self._tell_muted(game, seat)
 
     def _content(self, message: ChatMessage) -> tuple[str | None, str | None]:
         if message.text is not None and message.quick is not None:
@@ -284,6 +316,11 @@ class Chat:
             if message.muted != game.chat.muted(seat):
                 await asyncio.to_thread(self.store.set_chat_mute, game.info.id, seat, message.muted)
                 (game.chat.mutes.add if message.muted else game.chat.mutes.discard)(seat)
-            for client in [c for c in game.connections if c.seat == seat]:
-                client.send(state_text(game, seat))
-                self._send_history(game, client, Room.PLAYERS)
+                self.peers.muted(game, seat, message.muted)
+            self._tell_muted(game, seat)
+
+    def _tell_muted(self, game: LiveGame, seat: int) -> None:
+        """Send each client of ``seat`` its state (``chat_muted``) and the players' history it may see."""
+        for client in [c for c in game.connections if c.seat == seat]:
+            client.send(state_text(game, seat))
+            self._send_history(game, client, Room.PLAYERS)

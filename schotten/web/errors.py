@@ -53,6 +53,11 @@ class GameDamaged(ServiceError):
         super().__init__(409, DAMAGED)
 
 
+class LogConflict(Exception):
+    """An entry not stored because the game's log already holds an entry at its index: another
+    server process stored that game's next entry first (the log's key is (game, index))."""
+
+
 class StoreUnavailable(Exception):
     """The database cannot be used now (locked, full, down, its file deleted or read-only): nothing
     was stored. ``message`` is a clear English sentence naming what went wrong (never a secret)."""

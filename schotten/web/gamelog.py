@@ -113,6 +113,43 @@ def replay(variant: str, rounds: int, seed: int, entries: Iterable[Entry]) -> Ga
     return state
 
 
+def advanced(state: GameState, entries: Iterable[Entry]) -> GameState:
+    """The state ``entries`` (the log's entries after those ``state`` came from) lead to, every move
+    checked by the engine; ``state`` itself is left as it was. ``LogError`` naming the first entry
+    that does not follow."""
+    after, ended = state.copy(), False
+    for entry in entries:
+        if ended or (after.is_over and entry.kind != END):
+            raise LogError(f"entry {entry.index} comes after the game's end", entry.index)
+        if entry.kind == ACTION:
+            _follow(after, entry)
+        elif entry.kind == UNDO:
+            count = len(entry.notation.split(UNDO_SEPARATOR))
+            if (count > len(after.history) or undo_notation(after, count) != entry.notation
+                    or any(seat != entry.seat for seat in after.movers[-count:])):
+                raise LogError(f"undo entry {entry.index} does not match the moves before it", entry.index)
+            after = rebuilt(after, len(after.history) - count)
+        elif entry.kind == END:
+            ended, ending = True, _ending(entry)
+            if ending.forfeits and not after.is_over:
+                after.forfeit(entry.seat, str(ending))
+        else:
+            raise LogError(f"entry {entry.index} has an unknown kind {entry.kind!r}", entry.index)
+    return after
+
+
+def _follow(state: GameState, entry: Entry) -> None:
+    """Apply an action entry to ``state``; ``LogError`` if it is out of turn or illegal."""
+    if state.turn != entry.seat:
+        raise LogError(f"entry {entry.index} ({entry.notation}) was made by seat {entry.seat} out of turn",
+                       entry.index)
+    try:
+        state.apply(entry.notation)
+    except SchottenError as error:
+        text = f"entry {entry.index} ({entry.notation}) does not replay: {error}"
+        raise LogError(text, entry.index) from None
+
+
 def rebuilt(state: GameState, keep: int) -> GameState:
     """The state after only the first ``keep`` moves of ``state``'s history."""
     other = GameState.new(state.settings, state.seed)

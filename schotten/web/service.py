@@ -68,8 +68,7 @@ class GameService:
         """Check the database (``Store.check``: ``StoreUnavailable`` naming the path or URL if it
         cannot be used), create the tables if needed and resume every AI whose turn it is."""
         await self.authority.db(self.store.check)
-        await self.authority.start_clocks()
-        await self.authority.resume()
+        await self.authority.start()
         self.authority.start_sweeping()
 
     async def stop(self) -> None:

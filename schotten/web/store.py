@@ -51,7 +51,7 @@ from .db import (
     sqlite_path,
     utc,
 )
-from .errors import StoreUnavailable
+from .errors import LogConflict, StoreUnavailable
 from .migrate import UnknownRevision, upgrade
 from .offer import Offer, OfferState
 from .vocab import Ending, Mode, Status
@@ -425,6 +425,19 @@ class Store:
             query = select(LogRow).where(LogRow.game_id == game_id).order_by(LogRow.index)
             return with_links(session, [info_of(row)])[0], [_entry(e) for e in session.scalars(query)]
 
+    def load_since(self, game_id: str, index: int) -> tuple[GameInfo, list[Entry]] | None:
+        """A game's row and the entries of its log from ``index`` on, in order, or None if there is no
+        such game (how a process whose copy of a game is behind catches up)."""
+        if "\x00" in game_id:
+            return None
+        with self._use() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            query = (select(LogRow).where(LogRow.game_id == game_id, LogRow.index >= index)
+                     .order_by(LogRow.index))
+            return with_links(session, [info_of(row)])[0], [_entry(e) for e in session.scalars(query)]
+
     def recent(self, limit: int) -> list[GameInfo]:
         """The ``limit`` most recently created games, newest first (closed rematch tables left out)."""
         with self._use() as session:
@@ -504,10 +517,13 @@ class Store:
         """Append ``entry`` to the game's log and set its status and winner, in one transaction."""
         self.append_many([Append(game_id, entry, status, winner)])
 
-    def set_clock(self, game_id: str, clock: Clock) -> None:
-        """Store a game's clock as it now stands (paused or resumed)."""
+    def set_clock(self, game_id: str, clock: Clock, version: int) -> bool:
+        """Store a game's clock as it now stands (paused or resumed), if its log still holds ``version``
+        entries; False (nothing stored) if another process has stored a later entry."""
+        later = select(LogRow.index).where(LogRow.game_id == game_id, LogRow.index >= version).exists()
+        query = update(GameRow).where(GameRow.id == game_id, ~later).values(clock_values(clock))
         with self._use() as session, session.begin():
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(clock_values(clock)))
+            return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
     def deadlines(self, now: datetime, limit: int = 100) -> tuple[list[str], datetime | None]:
         """The games being played whose clock ran out by ``now`` (at most ``limit``, earliest first),
@@ -570,7 +586,11 @@ class Store:
         games = [_game_values(item) for item in appends]
         with self._use() as session, session.begin():
             connection = session.connection()
-            connection.execute(insert(_LOG), rows)
+            try:
+                connection.execute(insert(_LOG), rows)
+            except IntegrityError:
+                raise LogConflict(f"the log of {', '.join(sorted({a.game_id for a in appends}))} already "
+                                  "holds an entry at that index") from None
             connection.execute(_SET_STATUS, games)
             ended = [item for item in appends if item.status == Status.OVER]
             if ended:

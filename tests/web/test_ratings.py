@@ -24,10 +24,10 @@ from helpers_ratings import (
     sign_up,
 )
 from helpers_web import FakeClock, app_at, receive_state, service_of, socket_path, test_settings
-from sqlalchemy.exc import IntegrityError
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
 
 from schotten.web import ratings
+from schotten.web.errors import LogConflict
 from schotten.web.glicko2 import rate
 from schotten.web.store import Store
 from schotten.web.vocab import Ending
@@ -130,7 +130,7 @@ def test_never_twice_for_one_game(store: Store, pair: tuple[int, int]) -> None:
     with store.use() as session, session.begin():
         ratings.rate_finished(session, [game, game], START + timedelta(hours=1))
     store.append_many([end(game, 1, Ending.RESIGNED, index=1, at=START + timedelta(hours=2))])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(LogConflict):
         store.append_many([end(game, 0)])
     assert {key: (row.rating, row.rd, row.games) for key, row in rating_rows(store).items()} == before
     assert len(change_rows(store)) == 2
@@ -140,7 +140,7 @@ def test_the_end_and_its_rating_are_stored_together(store: Store, pair: tuple[in
     """A batch that fails stores neither the end nor the rating."""
     game, other = add_game(store, list(pair)), add_game(store, list(pair))
     store.append_many([end(other, 0)])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(LogConflict):
         store.append_many([end(game, 0), end(other, 1)])
     assert [c.game_id for c in change_rows(store)] == [other, other]
     loaded = store.load(game)

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.exc import IntegrityError
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
 
-from schotten.web.errors import StoreUnavailable
+from schotten.web.errors import LogConflict, StoreUnavailable
 from schotten.web.store import Append, Entry, GameInfo, Store
 from schotten.web.vocab import Mode, Status
 from schotten.web.writer import Writer
@@ -110,7 +109,7 @@ def test_a_bad_entry_fails_its_own_caller_only(store: CountingStore) -> None:
 
     results = _append_together(store, [(g, f"{g}0") for g in "abc"])
     assert results[0] is None and results[2] is None
-    assert isinstance(results[1], IntegrityError)
+    assert isinstance(results[1], LogConflict)
     assert [_stored(store, g) for g in "abc"] == [["a0"], ["first"], ["c0"]]
 
 
