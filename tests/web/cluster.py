@@ -367,13 +367,14 @@ class Cluster:
         log = self.folder / "redis.log"
         self.redis = self._spawn(command, log)
         deadline = time.monotonic() + READY_TIMEOUT
-        while not self._redis_answers():
+        while not self.redis_answers():
             if self.redis.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"redis-server (process {self.redis.pid}) did not answer on port "
                                    f"{self.redis_port}; its log ends:\n{tail(log)}")
             time.sleep(0.05)
 
-    def _redis_answers(self) -> bool:
+    def redis_answers(self) -> bool:
+        """Whether the private redis-server answers PING now."""
         try:
             with socket.create_connection(("127.0.0.1", self.redis_port), timeout=1) as connection:
                 connection.sendall(b"PING\r\n")
