@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from cluster import Cluster, http_status
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 REQUESTS = 12
 RECOVERY = 20.0
@@ -54,12 +55,16 @@ def test_servers_see_the_client_address_nginx_forwards(cluster: Cluster) -> None
 
 
 def test_a_game_socket_upgrades_through_nginx(cluster: Cluster) -> None:
-    """A table against the AI opened through nginx; its socket through nginx gets the first state."""
+    """A table against the AI opened through nginx by a page of nginx's address (nginx passes the Host
+    on, so the origin check sees the page's own origin); its socket through nginx, from that page
+    too, gets the first state."""
     status, grant = cluster.request("POST", "/api/tables", {"mode": "ai", "level": "easy", "variant": "base",
-                                                            "rounds": 1, "nickname": "x"})
+                                                            "rounds": 1, "nickname": "x"},
+                                    headers={"Origin": cluster.url})
     assert status == 200, grant
     address = cluster.url.replace("http://", "ws://")
-    with connect(f"{address}/ws/games/{grant['id']}?token={grant['token']}", open_timeout=10) as socket:
+    path = f"{address}/ws/games/{grant['id']}?token={grant['token']}"
+    with connect(path, open_timeout=10, origin=Origin(cluster.url)) as socket:
         message = json.loads(socket.recv(timeout=10))
     assert message["type"] == "state", message
     assert message["seat"] == grant["seat"]
