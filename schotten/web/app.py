@@ -367,7 +367,7 @@ def _page_routes(app: FastAPI, settings: WebSettings, service: GameService) -> N
         game = await service.live(game_id)
         if game is None:
             return _missing_game(game_id)
-        if not token or game.seat_of(token) is None:
+        if not token or await service.authority.seat_of(game, token) is None:
             return _page(settings, "game")
         rest = request.url.remove_query_params("token")
         response = RedirectResponse(rest.path + (f"?{rest.query}" if rest.query else ""), status_code=303,

@@ -973,9 +973,14 @@ class Authority:
             game.used = time.monotonic()
         return game
 
-    def seat_of(self, game: LiveGame, token: str) -> int | None:
-        """The seat of ``game`` whose token this is, or None."""
-        return game.seat_of(token)
+    async def seat_of(self, game: LiveGame, token: str) -> int | None:
+        """The seat of ``game`` whose token this is, or None (with other processes, only once this copy
+        of the game has caught up: the seat may have been taken through another process just now)."""
+        seat = game.seat_of(token)
+        if seat is None and self.peers.clustered:
+            await self.catch_up(game.info.id)
+            seat = game.seat_of(token)
+        return seat
 
     def enter(self, game: LiveGame, conn: Connection) -> None:
         """A client arrives: it gets the state, its rooms' chat and, from now on, every change; a

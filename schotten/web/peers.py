@@ -111,9 +111,11 @@ class Peers:
             self.bus.tell({"kind": "presence", "game": game.info.id, "seats": game.local_seats()})
 
     def holding(self, game: LiveGame) -> None:
-        """This process began to hold the game: the others say which of its seats they serve."""
+        """This process began to hold the game: the others say which of its seats they serve, and the
+        game catches up once more (a change heard while it was being loaded was not applied to it)."""
         if self.clustered:
             self.bus.tell({"kind": "hello", "game": game.info.id})
+            self.catch_up(game.info.id)
 
     # ------------------------------------------------------------ hearing
 

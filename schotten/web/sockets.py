@@ -143,7 +143,7 @@ class Host(Protocol[G]):
         """The game ``game_id``, or None if there is none; ClientError if it cannot be served."""
         ...
 
-    def seat_of(self, game: G, token: str) -> int | None:
+    async def seat_of(self, game: G, token: str) -> int | None:
         """The seat of ``game`` whose token this is, or None."""
         ...
 
@@ -204,7 +204,7 @@ class SocketServer(Generic[G]):
             await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
             return
         token = socket.query_params.get("token") or cookie_token(socket.cookies, game_id, self.settings.https)
-        seat = self.host.seat_of(game, token) if token else None
+        seat = await self.host.seat_of(game, token) if token else None
         if token and seat is None:
             await _refuse(socket, "bad_token", "this seat token is not valid for this game: use the link "
                           "you were given, or watch without a token", BAD_TOKEN_CLOSE)

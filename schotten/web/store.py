@@ -254,12 +254,16 @@ class Store:
         self._locked = False
 
     @contextlib.contextmanager
-    def _use(self) -> Iterator[Session]:
-        """A session, after the file checks; database errors become ``StoreUnavailable``."""
+    def _use(self, snapshot: bool = False) -> Iterator[Session]:
+        """A session, after the file checks; database errors become ``StoreUnavailable``. With
+        ``snapshot`` its reads see one moment of the database (PostgreSQL's REPEATABLE READ: a game's
+        row and its log read together agree even while another process appends)."""
         with self._serial:
             self._check_file()
             try:
                 with self._session() as session:
+                    if snapshot and self.engine.dialect.name == "postgresql":
+                        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
                     yield session
             except IntegrityError:
                 raise
@@ -418,7 +422,7 @@ class Store:
         """
         if "\x00" in game_id:
             return None
-        with self._use() as session:
+        with self._use(snapshot=True) as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None
@@ -430,7 +434,7 @@ class Store:
         such game (how a process whose copy of a game is behind catches up)."""
         if "\x00" in game_id:
             return None
-        with self._use() as session:
+        with self._use(snapshot=True) as session:
             row = session.get(GameRow, game_id)
             if row is None:
                 return None

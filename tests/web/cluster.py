@@ -22,6 +22,7 @@ import importlib.util
 import json
 import os
 import pwd
+import random
 import shutil
 import signal
 import socket
@@ -50,14 +51,23 @@ FAIL_TIMEOUT = "5s"
 """How long nginx leaves out a server after a failed connection to it."""
 
 
+LISTEN_PORTS = range(20_000, 32_000)
+"""Where listening ports are chosen: below Linux's ephemeral range (32768-60999), so no outgoing
+connection of a server (to PostgreSQL, to Redis) can hold the port between its choice and its use."""
+
+
 def free_port(taken: set[int] | None = None) -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on now (and not in ``taken``)."""
+    """A TCP port of 127.0.0.1 in ``LISTEN_PORTS`` that nothing listens on now (and not in ``taken``)."""
     while True:
+        port = random.choice(LISTEN_PORTS)
+        if taken is not None and port in taken:
+            continue
         with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port: int = probe.getsockname()[1]
-        if taken is None or port not in taken:
-            return port
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
 
 
 def postgres_bin() -> Path | None:
