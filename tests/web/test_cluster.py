@@ -1,0 +1,393 @@
+"""Several server processes on one PostgreSQL and one Redis, behind nginx (tests/web/cluster.py): a
+game whose seats and spectator sit on three processes, two processes taking the same decision at
+once, the conductor killed in the middle of an AI game, Redis and PostgreSQL stopped and started.
+
+Every socket's state messages are checked against what one process would have sent: for each
+version, the seat's view of the game the stored log leads to (R10), its legal actions, and the
+public log put together from the messages' ``log_from`` and ``log``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import redis
+from cluster import Cluster
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from schotten.engine.view import public_log, view
+from schotten.web.gamelog import replay
+from schotten.web.outbound import encode, wire_view
+from schotten.web.peers import CONDUCTOR, REDIS_LOST_CLOSE
+from schotten.web.store import Entry, Store
+
+WAIT = 20.0
+"""Seconds a socket may wait for its next message before the test fails."""
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    """Three servers behind nginx, for the whole module (each test puts back what it broke)."""
+    with Cluster() as started:
+        started.start(processes=3)
+        yield started
+
+
+@pytest.fixture(scope="module")
+def store(cluster: Cluster) -> Iterator[Store]:
+    """The cluster's database, read by the tests."""
+    opened = Store(cluster.database_url)
+    yield opened
+    opened.close()
+
+
+@dataclass
+class Client:
+    """One socket of a game: its seat (None: a spectator) and every state message it got."""
+
+    socket: ClientConnection
+    seat: int | None
+    states: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    async def next_state(self, version: int = 0) -> dict[str, Any]:
+        """The newest state message if it is of at least ``version``, else the next such one (errors
+        kept, chat and presence passed over)."""
+        while not self.states or self.states[-1]["version"] < version:
+            self.take(await self.receive())
+        return self.states[-1]
+
+    async def receive(self) -> dict[str, Any]:
+        """The socket's next message."""
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), WAIT))
+        return message
+
+    def take(self, message: dict[str, Any]) -> None:
+        """Keep a state message (its log too) or an error."""
+        if message["type"] == "error":
+            self.errors.append(message)
+        elif message["type"] == "state":
+            self.states.append(message)
+            self.log = self.log[:message["log_from"]] + message["log"]
+
+    async def error(self) -> dict[str, Any]:
+        """The next error message."""
+        count = len(self.errors)
+        while len(self.errors) == count:
+            self.take(await self.receive())
+        return self.errors[-1]
+
+
+def ws_url(base: str, game_id: str, token: str | None = None) -> str:
+    """The game socket's address at ``base`` (a server or nginx), with a seat's token."""
+    url = f"{base.replace('http://', 'ws://')}/ws/games/{game_id}"
+    return url if token is None else f"{url}?token={token}"
+
+
+def friend_table(cluster: Cluster, server: int | None = None,
+                 joiner: int | None = None) -> tuple[str, list[str]]:
+    """A friend table opened through ``server`` (None: nginx) and joined through ``joiner``: its id and
+    the tokens of seats 0 and 1."""
+    status, table = cluster.request("POST", "/api/tables", {"variant": "base", "rounds": 1, "mode": "friend",
+                                                            "nickname": "Ann"}, server=server)
+    assert status == 200, table
+    status, guest = cluster.request("POST", f"/api/tables/{table['id']}/join", {"nickname": "Bob"},
+                                    server=joiner)
+    assert status == 200, guest
+    tokens = {table["seat"]: table["token"], guest["seat"]: guest["token"]}
+    return table["id"], [tokens[0], tokens[1]]
+
+
+def entries_of(store: Store, game_id: str) -> tuple[Any, list[Entry]]:
+    """The game's row and its whole log, checked to have no gap and no double."""
+    loaded = store.load(game_id)
+    assert loaded is not None
+    info, entries = loaded
+    assert [entry.index for entry in entries] == list(range(len(entries)))
+    return info, entries
+
+
+def check_as_one_process(client: Client, info: Any, entries: list[Entry]) -> None:
+    """Each state message the client got holds, for its version, the view (R10) and the legal actions
+    one process would have sent, in order; its log, put together, is the game's public log."""
+    versions = [state["version"] for state in client.states]
+    assert versions == sorted(versions), versions
+    assert versions[-1] == len(entries)
+    for state in client.states:
+        at = replay(info.variant, info.rounds, info.seed, entries[: state["version"]])
+        seen = view(at, client.seat)
+        assert state["view"] == json.loads(encode(wire_view(seen))), state["version"]
+    final = replay(info.variant, info.rounds, info.seed, entries)
+    assert client.log == json.loads(encode(public_log(final, client.seat)))
+
+
+async def play(client: Client, rng: random.Random, state: dict[str, Any]) -> None:
+    """Random legal actions for the client's seat until the game is over."""
+    while state["status"] != "over":
+        legal = state["view"]["legal"]
+        if legal and state["status"] == "playing":
+            await client.socket.send(json.dumps({"type": "action", "action": rng.choice(legal),
+                                                 "version": state["version"]}))
+        state = await client.next_state(state["version"] + 1)
+
+
+async def watch(client: Client) -> None:
+    """A spectator's messages until the game is over."""
+    state = await client.next_state()
+    while state["status"] != "over":
+        state = await client.next_state(state["version"] + 1)
+
+
+def test_a_game_with_its_seats_and_spectator_on_three_processes(cluster: Cluster, store: Store) -> None:
+    """Seat 0 on process 0, seat 1 on process 1, a spectator on process 2: the game is played to its
+    end, and every socket got what one process would have sent."""
+    game_id, tokens = friend_table(cluster, server=0, joiner=1)
+
+    async def run() -> list[Client]:
+        async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as first, \
+                connect(ws_url(cluster.server_urls[1], game_id, tokens[1])) as second, \
+                connect(ws_url(cluster.server_urls[2], game_id)) as third:
+            clients = [Client(first, 0), Client(second, 1), Client(third, None)]
+            starts = [await clients[seat].next_state() for seat in (0, 1)]
+            await asyncio.gather(play(clients[0], random.Random(1), starts[0]),
+                                 play(clients[1], random.Random(2), starts[1]), watch(clients[2]))
+            return clients
+
+    clients = asyncio.run(run())
+    info, entries = entries_of(store, game_id)
+    assert info.status == "over" and len(entries) > 20
+    for client in clients:
+        assert not client.errors, client.errors
+        check_as_one_process(client, info, entries)
+
+
+def test_one_decision_sent_to_two_processes_at_once_is_taken_once(cluster: Cluster, store: Store) -> None:
+    """Seat 0 holds a socket on process 0 and one on process 1 and sends a different legal action on
+    each at the same moment, again and again: each time exactly one is taken, the other is answered
+    ``stale`` (with the state), and the log has no gap and no double."""
+    game_id, tokens = friend_table(cluster)
+
+    async def run() -> int:
+        async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as a, \
+                connect(ws_url(cluster.server_urls[1], game_id, tokens[0])) as b, \
+                connect(ws_url(cluster.server_urls[2], game_id, tokens[1])) as other:
+            twins, opponent = [Client(a, 0), Client(b, 0)], Client(other, 1)
+            races = 0
+            state = await twins[0].next_state()
+            await twins[1].next_state()
+            rng = random.Random(7)
+            while state["status"] != "over" and races < 12:
+                version = state["version"]
+                legal = state["view"]["legal"]
+                if state["view"]["turn"] == 0 and len(legal) >= 2:
+                    picks = rng.sample(legal, 2)
+                    await asyncio.gather(*(twin.socket.send(json.dumps(
+                        {"type": "action", "action": pick, "version": version}))
+                        for twin, pick in zip(twins, picks, strict=True)))
+                    answers = await asyncio.gather(*(first_answer(twin, version) for twin in twins))
+                    assert sorted(answers) == ["stale", "taken"], answers
+                    races += 1
+                elif state["view"]["turn"] == 0:
+                    await twins[0].socket.send(json.dumps({"type": "action", "action": legal[0]}))
+                else:
+                    mine = await opponent.next_state(version)
+                    await opponent.socket.send(json.dumps({"type": "action",
+                                                           "action": rng.choice(mine["view"]["legal"])}))
+                state = await twins[0].next_state(version + 1)
+                await twins[1].next_state(version + 1)
+            return races
+
+    races = asyncio.run(run())
+    assert races >= 3
+    _, entries = entries_of(store, game_id)
+    assert len(entries) >= races
+
+
+async def first_answer(client: Client, version: int) -> str:
+    """``stale`` if the client's action at ``version`` was refused so (an error, before or just after
+    the state of its rival's move), else ``taken``."""
+    errors = len(client.errors)
+    await client.next_state(version + 1)
+    try:
+        async with asyncio.timeout(0.5):
+            while len(client.errors) == errors:
+                client.take(await client.receive())
+    except TimeoutError:
+        return "taken"
+    return str(client.errors[-1]["code"])
+
+
+def conductor(cluster: Cluster) -> int:
+    """The index of the server holding the conductor's lease (it plays the AI)."""
+    deadline = time.monotonic() + WAIT
+    client = redis.Redis.from_url(cluster.redis_url)
+    try:
+        while time.monotonic() < deadline:
+            holder = client.get(CONDUCTOR)
+            if holder is not None:
+                pid = int(holder.decode().split(":")[1])
+                for index in range(len(cluster.server_urls)):
+                    if cluster.pid(index) == pid:
+                        return index
+            time.sleep(0.1)
+    finally:
+        client.close()
+    raise AssertionError(f"no server holds the conductor's lease: {cluster.describe()}")
+
+
+def test_the_ai_game_goes_on_when_the_conductor_is_killed(cluster: Cluster, store: Store) -> None:
+    """A game against the AI whose human sits on another process than the conductor: the conductor is
+    killed (SIGKILL) just after the human's move, another process takes the lease and the AI plays on,
+    until the game's end."""
+    held = conductor(cluster)
+    human = (held + 1) % 3
+    status, grant = cluster.request("POST", "/api/tables", {"variant": "base", "rounds": 1, "mode": "ai",
+                                                            "level": "easy", "nickname": "Ann", "seat": 0},
+                                    server=human)
+    assert status == 200, grant
+    game_id = grant["id"]
+
+    async def run() -> Client:
+        async with connect(ws_url(cluster.server_urls[human], game_id, grant["token"])) as socket:
+            client = Client(socket, 0)
+            state = await client.next_state()
+            rng, killed = random.Random(3), False
+            while state["status"] != "over":
+                legal = state["view"]["legal"]
+                if legal:
+                    await socket.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
+                    if not killed and state["version"] >= 6:
+                        cluster.kill(held)
+                        killed = True
+                state = await client.next_state(state["version"] + 1)
+            assert killed
+            return client
+
+    try:
+        client = asyncio.run(run())
+    finally:
+        cluster.start_server(held)
+    info, entries = entries_of(store, game_id)
+    assert info.status == "over"
+    assert {entry.seat for entry in entries} == {0, 1}
+    check_as_one_process(client, info, entries)
+
+
+def test_redis_stopped_then_started(cluster: Cluster, store: Store) -> None:
+    """Redis stops in the middle of a game whose seats sit on two processes: their sockets are closed
+    (the pages show "reconnecting"), a new socket is refused while it is down; once it is back the
+    seats reconnect and finish the game, and every move a seat saw acknowledged is in the log."""
+    game_id, tokens = friend_table(cluster, server=0, joiner=1)
+    seen: list[int] = []
+
+    async def half(moves: int) -> list[int]:
+        async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as first, \
+                connect(ws_url(cluster.server_urls[1], game_id, tokens[1])) as second:
+            clients = [Client(first, 0), Client(second, 1)]
+            states = [await client.next_state() for client in clients]
+            rng = random.Random(len(seen))
+            while states[0]["status"] != "over" and moves:
+                turn = states[0]["view"]["turn"]
+                version = states[0]["version"]
+                mine = await clients[turn].next_state(version)
+                await clients[turn].socket.send(json.dumps({"type": "action",
+                                                            "action": rng.choice(mine["view"]["legal"])}))
+                states = [await client.next_state(version + 1) for client in clients]
+                seen.append(states[0]["version"])
+                moves -= 1
+            if moves == 0:
+                cluster.stop_redis()
+                codes = [await closed_with(client) for client in clients]
+                assert codes == [REDIS_LOST_CLOSE] * 2, codes
+            return [state["version"] for state in states]
+
+    asyncio.run(half(10))
+    assert asyncio.run(refused_socket(ws_url(cluster.server_urls[2], game_id))) == "unavailable"
+    cluster.start_redis()
+    wait_until_sockets_open(cluster, game_id)
+    asyncio.run(half(10_000))
+    info, entries = entries_of(store, game_id)
+    assert info.status == "over" and seen[-1] == len(entries)
+
+
+async def closed_with(client: Client) -> int | None:
+    """The close code the client's socket gets."""
+    try:
+        while True:
+            await asyncio.wait_for(client.socket.recv(), WAIT)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else None
+
+
+async def refused_socket(url: str) -> str | None:
+    """The error code a new socket to ``url`` gets before it is closed."""
+    async with connect(url) as socket:
+        message = json.loads(await asyncio.wait_for(socket.recv(), WAIT))
+        return str(message.get("code")) if message["type"] == "error" else None
+
+
+def wait_until_sockets_open(cluster: Cluster, game_id: str) -> None:
+    """Wait until every server serves the game's socket again (Redis reached once more)."""
+    deadline = time.monotonic() + WAIT
+    for base in cluster.server_urls:
+        while asyncio.run(refused_socket(ws_url(base, game_id))) is not None:
+            assert time.monotonic() < deadline, cluster.describe()
+            time.sleep(0.2)
+
+
+def test_postgresql_restarted(cluster: Cluster, store: Store) -> None:
+    """PostgreSQL restarts in the middle of a game: a move sent meanwhile is refused ``unavailable``
+    (nothing stored), and once it is back the same sockets finish the game with no entry lost."""
+    game_id, tokens = friend_table(cluster, server=1, joiner=2)
+
+    async def run() -> tuple[int, list[str]]:
+        async with connect(ws_url(cluster.server_urls[1], game_id, tokens[0])) as first, \
+                connect(ws_url(cluster.server_urls[2], game_id, tokens[1])) as second:
+            clients = [Client(first, 0), Client(second, 1)]
+            states = [await client.next_state() for client in clients]
+            rng, restarted, refusals = random.Random(5), False, []
+            while states[0]["status"] != "over":
+                turn, version = states[0]["view"]["turn"], states[0]["version"]
+                mine = await clients[turn].next_state(version)
+                if not restarted and version >= 8:
+                    cluster.stop_postgres()
+                    await clients[turn].socket.send(json.dumps({"type": "action",
+                                                                "action": mine["view"]["legal"][0]}))
+                    refusals.append(str((await clients[turn].error())["code"]))
+                    cluster.start_postgres()
+                    restarted = True
+                action = rng.choice(mine["view"]["legal"])
+                while True:
+                    await clients[turn].socket.send(json.dumps({"type": "action", "action": action,
+                                                                "version": version}))
+                    answer = await first_answer_or_state(clients[turn], version)
+                    if answer == "taken":
+                        break
+                    refusals.append(answer)
+                    await asyncio.sleep(0.3)
+                states = [await client.next_state(version + 1) for client in clients]
+            return states[0]["version"], refusals
+
+    final, refusals = asyncio.run(run())
+    assert refusals and set(refusals) == {"unavailable"}, refusals
+    info, entries = entries_of(store, game_id)
+    assert info.status == "over" and final == len(entries)
+
+
+async def first_answer_or_state(client: Client, version: int) -> str:
+    """``taken`` once the client's state passes ``version``, else the code of the error it gets."""
+    errors = len(client.errors)
+    while len(client.errors) == errors:
+        if client.states and client.states[-1]["version"] > version:
+            return "taken"
+        client.take(await client.receive())
+    return str(client.errors[-1]["code"])
