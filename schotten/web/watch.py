@@ -4,6 +4,8 @@
 seconds; checks asked for while one is running share it, so a hung database holds one thread,
 not one per request. It answers 200 with ``{"status": "ok", "database": "ok", "ai": "ok"}``, or
 503 with ``error`` naming what failed (the details go to the server's log, not to the client).
+A process of several (``--redis``) also says ``"redis"`` (unreachable: 503, its game sockets are
+refused meanwhile) and ``"conductor"`` (whether it plays the AI and keeps the clocks now).
 
 ``/metrics`` is the text of ``metrics.REGISTRY`` (counted where the work is done) followed by
 this service's own registry: gauges read from the service when asked (``ServiceCollector``)
@@ -66,19 +68,25 @@ class Health:
 
     database: str
     ai: str
+    redis: str | None = None
+    """Redis, for a process of several (None: a process alone)."""
+    conductor: bool | None = None
 
     @property
     def healthy(self) -> bool:
         """Whether every part is ``ok``."""
-        return self.database == OK and self.ai == OK
+        return self.database == OK and self.ai == OK and self.redis in (None, OK)
 
-    def body(self) -> dict[str, str]:
+    def body(self) -> dict[str, str | bool]:
         """The JSON answer: each part, and ``error`` naming the failing ones."""
         parts = {"database": self.database, "ai": self.ai}
+        if self.redis is not None:
+            parts["redis"] = self.redis
+        extra: dict[str, str | bool] = {} if self.conductor is None else {"conductor": self.conductor}
         if self.healthy:
-            return {"status": OK, **parts}
+            return {"status": OK, **parts, **extra}
         problems = [f"{name}: {found}" for name, found in parts.items() if found != OK]
-        return {"status": "unavailable", "error": "; ".join(problems), **parts}
+        return {"status": "unavailable", "error": "; ".join(problems), **parts, **extra}
 
 
 class HealthCheck:
@@ -92,7 +100,11 @@ class HealthCheck:
         """Check both parts now."""
         database = await self._database()
         ai = OK if self.service.ai.healthy() else "the AI workers are not running"
-        return Health(database, ai)
+        authority = self.service.authority
+        if not authority.peers.clustered:
+            return Health(database, ai)
+        redis = OK if authority.peers.healthy else "unreachable: game sockets are refused until it is back"
+        return Health(database, ai, redis, authority.conducting)
 
     async def _database(self) -> str:
         if self._query is None or self._query.done():

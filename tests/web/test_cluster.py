@@ -312,8 +312,11 @@ def test_redis_stopped_then_started(cluster: Cluster, store: Store) -> None:
 
     asyncio.run(half(10))
     assert asyncio.run(refused_socket(ws_url(cluster.server_urls[2], game_id))) == "unavailable"
+    status, health = cluster.request("GET", "/healthz", server=2)
+    assert status == 503 and health["redis"] != "ok", health
     cluster.start_redis()
     wait_until_sockets_open(cluster, game_id)
+    wait_for_one_conductor(cluster)
     asyncio.run(half(10_000))
     info, entries = entries_of(store, game_id)
     assert info.status == "over" and seen[-1] == len(entries)
@@ -342,6 +345,17 @@ def wait_until_sockets_open(cluster: Cluster, game_id: str) -> None:
         while asyncio.run(refused_socket(ws_url(base, game_id))) is not None:
             assert time.monotonic() < deadline, cluster.describe()
             time.sleep(0.2)
+
+
+def wait_for_one_conductor(cluster: Cluster) -> None:
+    """Wait until exactly one server says (``/healthz``) it is the conductor."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        answers = [cluster.request("GET", "/healthz", server=i)[1] for i in range(len(cluster.server_urls))]
+        if sum(bool(answer.get("conductor")) for answer in answers) == 1:
+            return
+        assert time.monotonic() < deadline, answers
+        time.sleep(0.2)
 
 
 def test_postgresql_restarted(cluster: Cluster, store: Store) -> None:
