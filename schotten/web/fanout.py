@@ -103,6 +103,11 @@ class RedisBus:
             async with asyncio.timeout(CONNECT_TIMEOUT):
                 await subscribed.wait()
 
+    @property
+    def client(self) -> aioredis.Redis:
+        """The connection events are published on (for short commands of the same process)."""
+        return self._publisher
+
     def tell(self, event: Event) -> None:
         """Queue ``event`` for publishing; dropped while Redis is unreachable (the others catch up
         from the database when it is back) or when too many wait."""

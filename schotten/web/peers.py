@@ -26,6 +26,8 @@ import socket
 import time
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import RedisError
+
 from .fanout import Bus, Event, LocalBus, RedisBus
 from .lease import RedisLease
 from .settings import WebSettings
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger("schotten.web")
 
 CONDUCTOR = "schotten:conductor"
+ONLINE = "schotten:online:"
+"""Each process's set of the seats it serves sockets of (``game:seat``), for "players online"."""
 PRESENCE_EVERY = 5.0
 PRESENCE_TTL = 15.0
 """Seconds a process's word that a seat is connected there holds unless it says it again."""
@@ -184,8 +188,43 @@ class Peers:
             await asyncio.sleep(PRESENCE_EVERY)
             try:
                 self.beat()
+                await self._store_online()
+            except (RedisError, OSError):
+                pass
             except Exception:
                 logger.exception("the presence beat failed")
+
+    async def _store_online(self) -> None:
+        """Keep this process's seats online in Redis (``ONLINE``), until ``PRESENCE_TTL`` unless renewed."""
+        if not isinstance(self.bus, RedisBus):
+            return
+        key, seats = ONLINE + self.origin, sorted(self.local_online())
+        async with self.bus.client.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if seats:
+                pipe.sadd(key, *seats)
+                pipe.pexpire(key, int(PRESENCE_TTL * 1000))
+            await pipe.execute()
+
+    def local_online(self) -> set[str]:
+        """The seats (``game:seat``) with a socket open to this process."""
+        return {f"{game_id}:{conn.seat}" for game_id, game in list(self.authority.games.items())
+                for conn in game.connections if conn.seat is not None and not conn.closed.is_set()}
+
+    async def online(self) -> int:
+        """How many seats have a socket open to any process (other processes' as they last said; this
+        process's as it is now)."""
+        seats = self.local_online()
+        if isinstance(self.bus, RedisBus) and self.bus.healthy:
+            try:
+                keys = [key async for key in self.bus.client.scan_iter(match=ONLINE + "*", count=500)
+                        if key.decode() != ONLINE + self.origin]
+                if keys:
+                    found = await self.bus.client.sunion(keys)
+                    seats |= {m.decode() if isinstance(m, bytes) else str(m) for m in found}
+            except (RedisError, OSError):
+                pass
+        return len(seats)
 
     def beat(self) -> None:
         """Say again which seats have sockets here, and forget what others said and did not renew."""

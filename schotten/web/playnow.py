@@ -202,9 +202,8 @@ class PlayNow:
             found = counts.setdefault((waiter.variant, key["preset"], waiter.rated),
                                       PoolCount(**key, waiting=0))
             found.waiting += 1
-        seats = {(game_id, conn.seat) for game_id, game in self.authority.games.items()
-                 for conn in game.connections if conn.seat is not None and not conn.closed.is_set()}
-        return Pools(pools=list(counts.values()), waiting=len(waiters), online=len(waiters) + len(seats))
+        seats = await self.authority.peers.online()
+        return Pools(pools=list(counts.values()), waiting=len(waiters), online=len(waiters) + seats)
 
     def ticket(self, request: Request) -> str | None:
         """The waiting ticket the request's cookie holds, or None."""

@@ -405,3 +405,45 @@ async def first_answer_or_state(client: Client, version: int) -> str:
             return "taken"
         client.take(await client.receive())
     return str(client.errors[-1]["code"])
+
+
+def test_a_seat_on_another_process_is_present_and_counted_online(cluster: Cluster) -> None:
+    """Seat 0 on process 0 learns when seat 1 comes and goes on process 1 (``presence``: never
+    "away" while it is connected there), and "players online" counts it from every process."""
+    game_id, tokens = friend_table(cluster)
+
+    async def presence(client: Client) -> list[int | None]:
+        while True:
+            message = await client.receive()
+            if message["type"] == "presence":
+                away: list[int | None] = message["away"]
+                return away
+            client.take(message)
+
+    async def run() -> tuple[list[int | None], list[int | None]]:
+        async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as first:
+            client = Client(first, 0)
+            state = await client.next_state()
+            assert state["away"][1] is not None
+            async with connect(ws_url(cluster.server_urls[1], game_id, tokens[1])) as second:
+                await Client(second, 1).next_state()
+                there = await presence(client)
+                wait_for_online(cluster, server=2, at_least=2)
+            gone = await presence(client)
+            return there, gone
+
+    there, gone = asyncio.run(run())
+    assert there == [None, None]
+    assert gone[0] is None and isinstance(gone[1], int) and gone[1] > 0
+
+
+def wait_for_online(cluster: Cluster, server: int, at_least: int) -> None:
+    """Wait until server ``server`` counts ``at_least`` players online (``/api/play-now/pools``)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        status, pools = cluster.request("GET", "/api/play-now/pools", server=server)
+        assert status == 200, pools
+        if pools["online"] >= at_least:
+            return
+        assert time.monotonic() < deadline, pools
+        time.sleep(0.5)
