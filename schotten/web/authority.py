@@ -19,7 +19,7 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
 from ..engine.view import view
@@ -29,7 +29,8 @@ from .ai import AiPool, decision_seed
 from .chat import Chat, GameChat
 from .clock import Clock
 from .errors import UNAVAILABLE, GameDamaged, LogConflict, ServiceError, StoreUnavailable
-from .gamelog import LogError, advanced, ending_of, rebuilt, replay, undo_notation, undo_span
+from .following import adopt, committed, follow, heard
+from .gamelog import LogError, ending_of, rebuilt, replay, undo_notation, undo_span
 from .messages import (
     AbortMessage,
     ActionMessage,
@@ -370,6 +371,8 @@ class Authority:
         for game_id in await self.db(self.store.games_in_play, Mode.AI):
             with contextlib.suppress(GameDamaged):
                 game = await self.live(game_id)
+                if game is not None:
+                    self.kick_ai(game)
                 if game is not None and game.info.clock is not None:
                     await self._sync_clock(game)
         if self.timekeeper is not None:
@@ -609,7 +612,8 @@ class Authority:
             game.decided[seat] = True
         if ended is not None:
             game.info.ended, game.ending = ended, (ended, seat)
-        self.broadcast(game, kept)
+        self.tell(game, kept)
+        self.peers.changed(game, committed(game, entry))
         self.kick_ai(game)
         if clock is not None:
             self.wake_clocks()
@@ -653,25 +657,38 @@ class Authority:
         if not entries and info == game.info:
             return None
         try:
-            state = advanced(game.state, entries)
+            return adopt(game, entries, info)
         except LogError as error:
-            self.damaged.add(game.info.id)
-            logger.error("game %s is damaged: its log does not follow from entry %d (%s)",
-                         game.info.id, error.index, error)
-            raise GameDamaged() from None
-        kept = min(len(game.state.history), len(state.history))
-        while kept and game.state.history[kept - 1] != state.history[kept - 1]:
-            kept -= 1
-        for entry in entries:
-            if entry.kind == UNDO:
-                game.undos[entry.seat] += 1
-            elif entry.kind == ACTION:
-                game.decided[entry.seat] = True
-        game.ending = ending_of(entries) or game.ending
-        game.state, game.version, game.info = state, game.version + len(entries), info
-        marks = [m for m in (info.moved, info.clock.since if info.clock else None) if m is not None]
-        game.mark = max(marks) if marks else info.created
-        return kept
+            self._damaged(game, error)
+
+    def _damaged(self, game: LiveGame, error: LogError) -> NoReturn:
+        """A log that does not follow: the game is marked damaged (logged once)."""
+        self.damaged.add(game.info.id)
+        logger.error("game %s is damaged: its log does not follow from entry %d (%s)",
+                     game.info.id, error.index, error)
+        raise GameDamaged() from None
+
+    async def follow(self, game_id: str, event: dict[str, Any]) -> None:
+        """Another process changed ``game_id`` (its ``game`` event): the entry it carries is applied
+        when it is this copy's next, one already here is passed over, else the copy catches up from
+        the database."""
+        game = self.games.get(game_id)
+        news = heard(event)
+        if game is None or news is None:
+            await self.catch_up(game_id)
+            return
+        async with game.lock:
+            if news.entry.index < game.version:
+                return
+            if news.entry.index > game.version:
+                kept = await self._caught_up(game)
+            else:
+                try:
+                    kept = follow(game, news)
+                except LogError as error:
+                    self._damaged(game, error)
+        if kept is not None:
+            self._after_change(game, kept)
 
     # ------------------------------------------------------------ endings: time, resign, abort, leave
 

@@ -64,7 +64,7 @@ class RedisLease:
             except (RedisError, OSError):
                 self.held = False
             if self.held and not was:
-                logger.info("lease %s taken by %s", self.key, self.origin)
+                logger.warning("lease %s taken by %s", self.key, self.origin)
                 await _guarded(on_gained)
             elif was and not self.held:
                 logger.warning("lease %s lost by %s", self.key, self.origin)

@@ -62,7 +62,7 @@ class Peers:
         self.bus: Bus = RedisBus(settings.redis_url, self.origin) if self.clustered else LocalBus()
         self.lease = RedisLease(settings.redis_url, CONDUCTOR, self.origin) if self.clustered else None
         self._catching: dict[str, asyncio.Task[None]] = {}
-        self._again: set[str] = set()
+        self._pending: dict[str, list[Event]] = {}
         self._beat: asyncio.Task[None] | None = None
 
     @property
@@ -93,11 +93,12 @@ class Peers:
 
     # ------------------------------------------------------------ telling
 
-    def changed(self, game: LiveGame) -> None:
-        """The game's log or row changed here: the others catch up."""
+    def changed(self, game: LiveGame, stored: dict[str, Any] | None = None) -> None:
+        """The game's log or row changed here (``stored``: the entry just stored and the row after it,
+        ``following.committed``): the others follow."""
         if self.clustered:
             self.bus.tell({"kind": "game", "game": game.info.id, "version": game.version,
-                           "ai": game.ai_to_move})
+                           "ai": game.ai_to_move, **(stored or {})})
 
     def said(self, game: LiveGame, line: dict[str, Any]) -> None:
         """A chat line of the game was stored here."""
@@ -131,7 +132,7 @@ class Peers:
         if kind == "game":
             wanted = bool(event.get("ai")) and self.authority.conducting
             if game is not None or wanted:
-                self.catch_up(game_id)
+                self.catch_up(game_id, event)
             return
         if game is None:
             return
@@ -155,26 +156,24 @@ class Peers:
             game.remote.pop(origin, None)
         self.authority.presence_moved(game, before)
 
-    def catch_up(self, game_id: str) -> None:
-        """Bring this process's copy of the game up to the database (one catch-up at a time per
-        game; a change heard meanwhile runs it once more)."""
-        if game_id in self._catching:
-            self._again.add(game_id)
-            return
-        self._catching[game_id] = asyncio.create_task(self._catch_up(game_id))
+    def catch_up(self, game_id: str, event: Event | None = None) -> None:
+        """Bring this process's copy of the game up to date: with the change ``event`` carries, else
+        from the database. A game's changes are followed one at a time, in the order heard."""
+        self._pending.setdefault(game_id, []).append(event or {})
+        if game_id not in self._catching:
+            self._catching[game_id] = asyncio.create_task(self._catch_up(game_id))
 
     async def _catch_up(self, game_id: str) -> None:
         try:
-            while True:
-                self._again.discard(game_id)
+            while self._pending.get(game_id):
+                event = self._pending[game_id].pop(0)
                 try:
-                    await self.authority.catch_up(game_id)
+                    await self.authority.follow(game_id, event)
                 except Exception as error:
                     logger.error("game %s could not catch up (%s: %s)", game_id, type(error).__name__, error)
-                if game_id not in self._again:
-                    return
         finally:
             self._catching.pop(game_id, None)
+            self._pending.pop(game_id, None)
 
     def _lost(self) -> None:
         self.authority.drop_sockets(REDIS_LOST_CLOSE)

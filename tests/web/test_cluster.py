@@ -29,7 +29,7 @@ from schotten.web.outbound import encode, wire_view
 from schotten.web.peers import CONDUCTOR, REDIS_LOST_CLOSE
 from schotten.web.store import Entry, Store
 
-WAIT = 20.0
+WAIT = float(__import__("os").environ.get("T_WAIT", "20"))
 """Seconds a socket may wait for its next message before the test fails."""
 
 
@@ -39,6 +39,21 @@ def cluster() -> Iterator[Cluster]:
     with Cluster() as started:
         started.start(processes=3)
         yield started
+
+
+@pytest.fixture(autouse=True)
+def server_errors(cluster: Cluster) -> Iterator[None]:
+    """A failing test shows what the servers logged beyond their access lines."""
+    marks = [len(cluster.logs(i)) for i in range(3)]
+    try:
+        yield
+    except BaseException:
+        raise
+    finally:
+        for index, mark in enumerate(marks):
+            lines = [line for line in cluster.logs(index)[mark:].splitlines() if "INFO:" not in line]
+            if lines:
+                print(f"--- server {index}:", *lines[-40:], sep="\n")
 
 
 @pytest.fixture(scope="module")
