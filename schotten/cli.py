@@ -621,18 +621,18 @@ def serve(
         typer.echo(f"schotten serve: {error}", err=True)
         raise typer.Exit(2) from None
     shown = _shown_url(settings.database_url)
-    _check_database(settings.database_url, settings.db_busy_timeout)
+    _check_database(settings.database_url, settings.db_busy_timeout, bool(settings.redis_url))
     typer.echo(f"Open {settings.address} in a browser to play (database: {shown}).")
     run(settings)
 
 
-def _check_database(url: str, busy_timeout: float) -> None:
+def _check_database(url: str, busy_timeout: float, shared: bool) -> None:
     """Exit (status 1, one line naming the path or URL) if the database cannot be used."""
     from .web.errors import StoreUnavailable
     from .web.store import Store
 
     try:
-        store = Store(url, busy_timeout)
+        store = Store(url, busy_timeout, shared)
     except Exception as error:
         typer.echo(f"schotten serve: the database URL {_shown_url(url)} cannot be used: {error}", err=True)
         raise typer.Exit(1) from None

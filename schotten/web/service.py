@@ -52,7 +52,8 @@ class GameService:
 
     def __init__(self, settings: WebSettings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store if store is not None else Store(settings.database_url, settings.db_busy_timeout)
+        self.store = store if store is not None else Store(settings.database_url, settings.db_busy_timeout,
+                                                           shared=bool(settings.redis_url))
         self.ai = AiPool(settings.ai_workers, settings.ai_processes)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
         """Where each new game's seed comes from (tests fix it)."""

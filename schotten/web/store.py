@@ -35,7 +35,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAl
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
-from . import dblock, metrics, ratings
+from . import dblock, metrics, pglock, ratings
 from .clock import Clock, TimeControl
 from .db import (
     Base,
@@ -239,8 +239,10 @@ def _entry(row: LogRow) -> Entry:
 class Store:
     """Games and logs in the database at ``url`` (see ``db.make_engine``)."""
 
-    def __init__(self, url: str, busy_timeout: float = 5.0) -> None:
+    def __init__(self, url: str, busy_timeout: float = 5.0, shared: bool = False) -> None:
+        """``shared``: served by several processes meeting on Redis (``pglock``), else by this one alone."""
         self.engine = make_engine(url, busy_timeout)
+        self.shared = shared
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self._shown = make_url(url).render_as_string(hide_password=True)
         self._path = sqlite_path(url)
@@ -333,6 +335,8 @@ class Store:
         """Bring the tables to the newest schema (``migrate.upgrade``: an empty database is created,
         an older one migrated, in one transaction where the database allows)."""
         with self._use() as session, session.begin():
+            if self._postgres:
+                session.execute(select(func.pg_advisory_xact_lock(pglock.MIGRATING)))
             try:
                 upgrade(session.connection())
             except UnknownRevision as error:
@@ -349,8 +353,19 @@ class Store:
             if not self._locked:
                 dblock.acquire(self._path)
                 self._locked = True
+        if self.shared and not self._postgres:
+            where = self._path or self._shown
+            raise StoreUnavailable(f"the database {where} is SQLite, served by one process: --redis is "
+                                   "for several processes on one PostgreSQL database (drop it, or use "
+                                   "PostgreSQL)")
         self._starting = True
         try:
+            if self._postgres and not self._locked:
+                try:
+                    pglock.acquire(self.engine, self.shared, self._shown)
+                except (DBAPIError, DisconnectionError, PoolTimeout) as error:
+                    raise self._unavailable(error) from None
+                self._locked = True
             self.create_schema()
             with self._use() as session, session.begin():
                 session.execute(update(GameRow).where(false()).values(status=GameRow.status))
@@ -358,11 +373,18 @@ class Store:
             self._starting = False
 
     def close(self) -> None:
-        """Close every pooled connection (and let go of the SQLite file's lock, see ``dblock``)."""
+        """Close every pooled connection (and let go of the SQLite file's lock, see ``dblock``, or of
+        PostgreSQL's serving lock, see ``pglock``)."""
+        if self._locked and self._postgres:
+            pglock.release(self.engine)
         self.engine.dispose()
         if self._locked and self._path is not None:
             dblock.release(self._path)
-            self._locked = False
+        self._locked = False
+
+    @property
+    def _postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
 
     def add_game(self, info: GameInfo) -> None:
         """Store a new game."""

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,7 +22,7 @@ from typing import Any
 
 import pytest
 import redis
-from cluster import Cluster
+from cluster import Cluster, free_port
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -462,3 +465,34 @@ def wait_for_online(cluster: Cluster, server: int, at_least: int) -> None:
             return
         assert time.monotonic() < deadline, pools
         time.sleep(0.5)
+
+
+def serve(database_url: str, redis_url: str = "") -> subprocess.CompletedProcess[str]:
+    """``schotten serve`` on ``database_url`` (and ``redis_url``), expected to stop at once."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("SCHOTTEN_")}
+    command = [sys.executable, "-m", "schotten", "serve", "--port", str(free_port()),
+               "--database", database_url]
+    if redis_url:
+        command += ["--redis", redis_url]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, check=False)
+
+
+def test_a_server_without_redis_is_refused_beside_the_cluster(cluster: Cluster) -> None:
+    """A server started without --redis on the cluster's database would serve it alone (its games cached,
+    its changes told to nobody): it stops at start, saying why."""
+    done = serve(cluster.database_url)
+    assert done.returncode == 1, done.stderr
+    assert "a server without --redis serves its database alone" in done.stderr
+
+
+def test_beside_a_server_without_redis_every_other_is_refused() -> None:
+    """A server without --redis serves its PostgreSQL database alone: a second one stops at start, and so
+    does one with --redis, each saying why; --redis on SQLite is refused too."""
+    with Cluster(redis=False) as alone:
+        alone.start(1)
+        second = serve(alone.database_url)
+        assert second.returncode == 1 and "served by another schotten server already" in second.stderr
+        clustered = serve(alone.database_url, "redis://127.0.0.1:1/0")
+        assert clustered.returncode == 1 and "started without --redis" in clustered.stderr
+    sqlite = serve("sqlite:////tmp/schotten-never-made.db", "redis://127.0.0.1:1/0")
+    assert sqlite.returncode == 1 and "--redis is for several processes" in sqlite.stderr

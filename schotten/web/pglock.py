@@ -1,0 +1,72 @@
+"""Who serves a PostgreSQL database: one process alone, or several that meet on Redis, never both.
+
+A process started without ``--redis`` caches its games and tells nobody of its changes, so it must
+serve its database alone: it holds the session advisory lock ``SERVING`` exclusively
+(``pg_try_advisory_lock``). Processes started with ``--redis`` hold it shared
+(``pg_try_advisory_lock_shared``): any number of them together, but not beside a lone one. The
+loser is refused at start with a sentence saying which. Within one process the lock is counted, so
+apps built side by side in tests share it. The lock goes with its connection: a killed server
+leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from sqlalchemy import Connection, Engine, func, select
+
+from .errors import StoreUnavailable
+
+SERVING = 0x5C077E7
+"""The advisory lock's key."""
+MIGRATING = 0x5C077E8
+"""The advisory lock held (for its transaction) while a process brings the schema up to date."""
+_HELD: dict[str, tuple[Connection, int]] = {}
+_GUARD = threading.Lock()
+
+
+def acquire(engine: Engine, shared: bool, shown: str) -> None:
+    """Hold the serving lock of ``engine``'s database (``shared``: a process of several); the database
+    is named ``shown`` in the refusal."""
+    key = engine.url.render_as_string(hide_password=False)
+    with _GUARD:
+        if key in _HELD:
+            connection, count = _HELD[key]
+            _HELD[key] = (connection, count + 1)
+            return
+        connection = engine.connect()
+        try:
+            take = func.pg_try_advisory_lock_shared if shared else func.pg_try_advisory_lock
+            taken = bool(connection.scalar(select(take(SERVING))))
+            connection.commit()
+        except BaseException:
+            connection.close()
+            raise
+        if not taken:
+            connection.close()
+            raise StoreUnavailable(_refusal(shared, shown))
+        _HELD[key] = (connection, 1)
+
+
+def release(engine: Engine) -> None:
+    """Let go of this app's use of the lock (the lock itself once no app of this process uses it)."""
+    key = engine.url.render_as_string(hide_password=False)
+    with _GUARD:
+        if key not in _HELD:
+            return
+        connection, count = _HELD[key]
+        if count > 1:
+            _HELD[key] = (connection, count - 1)
+            return
+        del _HELD[key]
+        connection.close()
+
+
+def _refusal(shared: bool, shown: str) -> str:
+    if shared:
+        return (f"the database {shown} is served by a schotten server started without --redis, which "
+                "serves it alone: stop it (or start it again with the same --redis) before starting "
+                "several servers")
+    return (f"the database {shown} is served by another schotten server already: a server without --redis "
+            "serves its database alone (its games are cached there); stop the other, or give every "
+            "server the same --redis to run several")
