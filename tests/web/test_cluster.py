@@ -496,3 +496,55 @@ def test_beside_a_server_without_redis_every_other_is_refused() -> None:
         assert clustered.returncode == 1 and "started without --redis" in clustered.stderr
     sqlite = serve("sqlite:////tmp/schotten-never-made.db", "redis://127.0.0.1:1/0")
     assert sqlite.returncode == 1 and "--redis is for several processes" in sqlite.stderr
+
+
+def test_chat_reaches_every_process(cluster: Cluster) -> None:
+    """A seat's line on process 0 reaches the other seat on process 1 (not the spectator on process 2:
+    rooms), the spectator's line reaches another spectator on process 0, and a mute on process 1
+    holds for that seat's socket on process 2."""
+    game_id, tokens = friend_table(cluster)
+
+    async def chat(client: Client) -> dict[str, Any]:
+        while True:
+            message = await client.receive()
+            if message["type"] == "chat" and not message["full"]:
+                return message
+            client.take(message)
+
+    async def run() -> None:
+        urls = cluster.server_urls
+        async with connect(ws_url(urls[0], game_id, tokens[0])) as a, \
+                connect(ws_url(urls[1], game_id, tokens[1])) as b, \
+                connect(ws_url(urls[2], game_id, tokens[1])) as b_again, \
+                connect(ws_url(urls[2], game_id)) as watcher, connect(ws_url(urls[0], game_id)) as other:
+            seat0, seat1, seat1_again = Client(a, 0), Client(b, 1), Client(b_again, 1)
+            spectators = [Client(watcher, None), Client(other, None)]
+            for client in (seat0, seat1, seat1_again, *spectators):
+                await client.next_state()
+            await a.send(json.dumps({"type": "chat", "text": "hello from process 0"}))
+            heard = await chat(seat1)
+            assert heard["room"] == "players" and heard["messages"][0]["text"] == "hello from process 0"
+            await watcher.send(json.dumps({"type": "chat", "text": "a spectator", "name": "Eve"}))
+            heard = await chat(spectators[1])
+            assert heard["room"] == "spectators" and heard["messages"][0]["name"] == "Eve"
+            assert all(m["type"] != "chat" or m["room"] != "players" for m in await drain(spectators[0]))
+            await b.send(json.dumps({"type": "mute", "muted": True}))
+            while True:
+                message = await seat1_again.receive()
+                if message["type"] == "state" and message["chat_muted"]:
+                    break
+            await a.send(json.dumps({"type": "chat", "quick": "hello"}))
+            lines = [line for m in await drain(seat1_again) if m["type"] == "chat" for line in m["messages"]]
+            assert all(line["seat"] != 0 for line in lines), lines
+
+    asyncio.run(run())
+
+
+async def drain(client: Client, quiet: float = 0.7) -> list[dict[str, Any]]:
+    """Every message the client gets until none comes for ``quiet`` seconds."""
+    found = []
+    try:
+        while True:
+            found.append(json.loads(await asyncio.wait_for(client.socket.recv(), quiet)))
+    except TimeoutError:
+        return found
