@@ -102,13 +102,14 @@ class AccountRoutes:
         self.accounts = service.accounts
         settings = service.settings
         limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self.by_name = quotas.Rates("login_rate", settings.login_rate, limiter)
-        self.by_address = quotas.Rates("login_address_rate", settings.login_address_rate, limiter)
-        self.signups = quotas.Rates("signup_rate", settings.signup_rate, limiter)
+        shared = quotas.shared_limiter(settings.redis_url)
+        self.by_name = quotas.Rates("login_rate", settings.login_rate, limiter, shared)
+        self.by_address = quotas.Rates("login_address_rate", settings.login_address_rate, limiter, shared)
+        self.signups = quotas.Rates("signup_rate", settings.signup_rate, limiter, shared)
 
     async def sign_up(self, body: SignUp, request: Request, response: Response) -> Who:
         """Make the account and log the browser in with it."""
-        refused = self.signups.hit(quotas.address_of(request.client))
+        refused = await asyncio.to_thread(self.signups.hit, quotas.address_of(request.client))
         if refused is not None:
             raise quotas.LimitError(quotas.over_rate(refused, "accounts made"), refused[1])
         account = await asyncio.to_thread(self.accounts.sign_up, body.username, body.password)
@@ -117,19 +118,19 @@ class AccountRoutes:
 
     async def log_in(self, body: LogIn, request: Request, response: Response) -> Who:
         """Check the password (within the rates) and log the browser in, in a new session."""
-        self._check_rates(body.username, request)
+        await self._check_rates(body.username, request)
         account = await asyncio.to_thread(self.accounts.verify, body.username, body.password)
         if account is None:
             raise ServiceError(401, WRONG)
         await self._logged_in(account, request, response)
         return Who(username=account.username)
 
-    def _check_rates(self, username: str, request: Request) -> None:
+    async def _check_rates(self, username: str, request: Request) -> None:
         """Refuse a log-in beyond the address's rate or the name's (the same words whether or not the
-        name is an account's)."""
+        name is an account's; counted in Redis, over every process, when there is one)."""
         for rates, key in ((self.by_address, quotas.address_of(request.client)),
                            (self.by_name, name_key(username))):
-            refused = rates.hit(key)
+            refused = await asyncio.to_thread(rates.hit, key)
             if refused is not None:
                 raise quotas.LimitError(f"too many log-in attempts (at most {refused[0]}): try again in "
                                         f"{quotas.seconds(refused[1])}", refused[1])
@@ -172,7 +173,7 @@ class AccountRoutes:
         account = await viewer(request)
         if account is None:
             raise ServiceError(401, "you are not logged in")
-        self._check_rates(account.username, request)
+        await self._check_rates(account.username, request)
         if await asyncio.to_thread(self.accounts.verify, account.username, password) is None:
             raise ServiceError(403, "the password is wrong: nothing was changed")
         return account

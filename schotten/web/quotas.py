@@ -11,6 +11,7 @@ so a restart forgets them. ``install`` adds the ASGI middleware that charges eac
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import re
 import time
@@ -21,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -31,6 +33,8 @@ from .settings import WebSettings
 
 if TYPE_CHECKING:
     from .service import GameService
+
+logger = logging.getLogger("schotten.web")
 
 IPV6_PREFIX = 64
 """IPv6 clients are counted by network: the first 64 bits of their address."""
@@ -96,29 +100,51 @@ def seconds(amount: float) -> str:
 
 
 class Rates:
-    """Several rates in the ``limits`` notation (``"50/second;1000/minute"``) counted together per key."""
+    """Several rates in the ``limits`` notation (``"50/second;1000/minute"``) counted together per key.
 
-    def __init__(self, setting: str, text: str, limiter: SlidingWindowCounterRateLimiter) -> None:
+    ``shared`` counts them in a storage every server process shares (Redis, see ``shared_limiter``):
+    while it cannot be reached they are counted by ``limiter``, in this process, instead."""
+
+    def __init__(self, setting: str, text: str, limiter: SlidingWindowCounterRateLimiter,
+                 shared: SlidingWindowCounterRateLimiter | None = None) -> None:
         try:
             self.items: list[RateLimitItem] = parse_many(text)
         except ValueError:
             raise ValueError(f"SCHOTTEN_{setting.upper()}={text!r} is not a valid {setting}: write rates "
                              "such as '50/second;1000/minute'") from None
         self.limiter = limiter
+        self.shared = shared
         self.name = setting
 
     def hit(self, key: str, cost: int = 1) -> tuple[str, int] | None:
         """Count ``cost`` if every rate allows it (None); if one does not, nothing is counted and
         the answer is (the rates exceeded, in words; the seconds until one unit is free again)."""
-        blocked = [item for item in self.items if not self.limiter.test(item, self.name, key,
-                                                                         cost=min(cost, item.amount))]
+        if self.shared is not None:
+            try:
+                return self._hit(self.shared, key, cost)
+            except StorageError:
+                logger.warning("the %s is counted in this process: Redis cannot be reached", self.name)
+        return self._hit(self.limiter, key, cost)
+
+    def _hit(self, limiter: SlidingWindowCounterRateLimiter, key: str, cost: int) -> tuple[str, int] | None:
+        blocked = [item for item in self.items if not limiter.test(item, self.name, key,
+                                                                    cost=min(cost, item.amount))]
         if not blocked:
             for item in self.items:
-                self.limiter.hit(item, self.name, key, cost=min(cost, item.amount))
+                limiter.hit(item, self.name, key, cost=min(cost, item.amount))
             return None
         now = time.time()
-        wait = max(self.limiter.get_window_stats(item, self.name, key).reset_time - now for item in blocked)
+        wait = max(limiter.get_window_stats(item, self.name, key).reset_time - now for item in blocked)
         return ", ".join(str(item) for item in blocked), max(1, math.ceil(wait))
+
+
+def shared_limiter(redis_url: str) -> SlidingWindowCounterRateLimiter | None:
+    """A limiter counting in Redis at ``redis_url``, shared by every server process (None without
+    Redis). Its calls block for a round trip to Redis: it counts the rare requests (log-in, sign-up)."""
+    if not redis_url:
+        return None
+    storage = RedisStorage(redis_url, wrap_exceptions=True, socket_timeout=0.5, socket_connect_timeout=0.5)
+    return SlidingWindowCounterRateLimiter(storage)
 
 
 class Quotas:

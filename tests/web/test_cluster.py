@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 import redis
 from cluster import Cluster, free_port
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -30,6 +32,7 @@ from schotten.engine.view import public_log, view
 from schotten.web.gamelog import replay
 from schotten.web.outbound import encode, wire_view
 from schotten.web.peers import CONDUCTOR, REDIS_LOST_CLOSE
+from schotten.web.quotas import Rates, shared_limiter
 from schotten.web.store import Entry, Store
 
 WAIT = float(__import__("os").environ.get("T_WAIT", "20"))
@@ -548,3 +551,20 @@ async def drain(client: Client, quiet: float = 0.7) -> list[dict[str, Any]]:
             found.append(json.loads(await asyncio.wait_for(client.socket.recv(), quiet)))
     except TimeoutError:
         return found
+
+
+def test_log_in_rates_count_over_every_process(cluster: Cluster) -> None:
+    """The rates of log-ins and sign-ups count in Redis: what two processes count adds up (the third
+    attempt of "2/minute" is refused whichever counts it); with Redis down each counts alone."""
+    name = f"rate-{random.randrange(10**9)}"
+    first, second = (Rates("login_rate", "2/minute", SlidingWindowCounterRateLimiter(MemoryStorage()),
+                           shared_limiter(cluster.redis_url)) for _ in range(2))
+    assert first.hit(name) is None and second.hit(name) is None
+    refused = first.hit(name)
+    assert refused is not None and refused[0] == "2 per 1 minute"
+    cluster.stop_redis()
+    try:
+        assert second.hit(name) is None
+    finally:
+        cluster.start_redis()
+        wait_until_sockets_open(cluster, friend_table(cluster)[0])
