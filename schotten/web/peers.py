@@ -9,6 +9,9 @@ whether it is the conductor (the process that plays the AI and keeps the clocks)
 - ``presence`` (``seats``): how many sockets of each seat this process serves, when that changes and
   every ``PRESENCE_EVERY`` s; the others count a seat connected there until ``PRESENCE_TTL``.
 - ``hello``: this process began to hold a game; those serving its seats answer with ``presence``.
+- ``clocks``: a new conductor gave the running clocks back a time when no process served; every
+  process catches up its timed games. (Each process notes every ``PRESENCE_EVERY`` s in the database
+  that it serves, while Redis can be reached.)
 
 A process alone (no Redis) tells nobody and is the conductor from its start. With Redis, the
 conductor holds the lease ``CONDUCTOR`` (``lease``); a process that loses Redis closes its game
@@ -115,6 +118,11 @@ class Peers:
         if self.clustered:
             self.bus.tell({"kind": "presence", "game": game.info.id, "seats": game.local_seats()})
 
+    def clocks_moved(self) -> None:
+        """The running clocks were given back a downtime in the database: the others catch up."""
+        if self.clustered:
+            self.bus.tell({"kind": "clocks"})
+
     def holding(self, game: LiveGame) -> None:
         """This process began to hold the game: the others say which of its seats they serve, and the
         game catches up once more (a change heard while it was being loaded was not applied to it)."""
@@ -126,6 +134,11 @@ class Peers:
 
     def _heard(self, event: Event) -> None:
         game_id, kind = event.get("game"), event.get("kind")
+        if kind == "clocks":
+            for held in list(self.authority.games.values()):
+                if held.clock is not None and held.clock.running is not None:
+                    self.catch_up(held.info.id)
+            return
         if not isinstance(game_id, str):
             return
         game = self.authority.games.get(game_id)
@@ -188,6 +201,8 @@ class Peers:
             try:
                 self.beat()
                 await self._store_online()
+                if self.healthy:
+                    await self.authority.db(self.authority.store.beat, self.authority.now())
             except (RedisError, OSError):
                 pass
             except Exception:

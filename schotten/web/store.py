@@ -584,15 +584,16 @@ class Store:
         with contextlib.suppress(IntegrityError), self._use() as session, session.begin():
             session.add(ServerBeatRow(id=1, seen=utc(now)))
 
-    def give_back_downtime(self, now: datetime) -> float:
+    def give_back_downtime(self, now: datetime, at_least: float = 0.0) -> float:
         """Move every running clock on by the time since the server was last seen running, so the
-        time it was down costs nobody; the seconds given back (0 the first time)."""
+        time it was down costs nobody; the seconds given back (0 the first time, and when it was down
+        less than ``at_least`` seconds)."""
         with self._use() as session, session.begin():
             row = session.get(ServerBeatRow, 1)
             if row is None:
                 return 0.0
             down = utc(now) - utc(row.seen)
-            if down.total_seconds() <= 0:
+            if down.total_seconds() <= max(0.0, at_least):
                 return 0.0
             query = select(GameRow).where(GameRow.status == Status.PLAYING.value,
                                           GameRow.clock_since.is_not(None))
