@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
@@ -667,6 +667,17 @@ class Authority:
         logger.error("game %s is damaged: its log does not follow from entry %d (%s)",
                      game.info.id, error.index, error)
         raise GameDamaged() from None
+
+    def heard_deadline(self, event: dict[str, Any]) -> None:
+        """The conductor hears of a move stored elsewhere: a clock it sets running that runs out before
+        the next deadline the timekeeper knows wakes it (else it would look within ``POLL``)."""
+        news = heard(event)
+        if self.timekeeper is None or news is None or news.clock is None:
+            return
+        running, since = news.clock["running"], news.clock["since"]
+        if running in (0, 1) and since:
+            left = int(news.clock["left"][running])
+            self.timekeeper.expect(datetime.fromisoformat(since) + timedelta(milliseconds=left))
 
     async def follow(self, game_id: str, event: dict[str, Any]) -> None:
         """Another process changed ``game_id`` (its ``game`` event): the entry it carries is applied

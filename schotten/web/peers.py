@@ -143,6 +143,8 @@ class Peers:
             return
         game = self.authority.games.get(game_id)
         if kind == "game":
+            if self.authority.conducting:
+                self.authority.heard_deadline(event)
             wanted = bool(event.get("ai")) and self.authority.conducting
             if game is not None or wanted:
                 self.catch_up(game_id, event)

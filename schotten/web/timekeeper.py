@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from .errors import GameDamaged, StoreUnavailable
@@ -41,6 +41,8 @@ class Timekeeper:
         self._task: asyncio.Task[None] | None = None
         self._last_beat = 0.0
         self._last_abandon = float("-inf")
+        self.next_deadline: datetime | None = None
+        """The earliest deadline after the last look (None: no clock ran then)."""
 
     async def give_back_downtime(self) -> float:
         """At start-up: give every running clock the time since the server last ran; the seconds. Of
@@ -74,6 +76,11 @@ class Timekeeper:
         """Look at the deadlines again now (a clock started, stopped or changed)."""
         self._wake.set()
 
+    def expect(self, deadline: datetime) -> None:
+        """Another process set a clock running out at ``deadline``: look again now if it comes first."""
+        if self.next_deadline is None or deadline < self.next_deadline:
+            self.wake()
+
     async def _loop(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
@@ -98,6 +105,7 @@ class Timekeeper:
         authority = self.authority
         now = authority.now()
         due, later = await authority.db(authority.store.deadlines, now)
+        self.next_deadline = later
         for game_id in due:
             with contextlib.suppress(GameDamaged):
                 await authority.flag(game_id)

@@ -161,11 +161,17 @@ async def play(client: Client, rng: random.Random, state: dict[str, Any]) -> Non
         state = await client.next_state(state["version"] + 1)
 
 
-async def watch(client: Client) -> None:
-    """A spectator's messages until the game is over."""
+async def until_over(client: Client) -> dict[str, Any]:
+    """The client's messages until the game is over: its last state."""
     state = await client.next_state()
     while state["status"] != "over":
         state = await client.next_state(state["version"] + 1)
+    return state
+
+
+async def watch(client: Client) -> None:
+    """A spectator's messages until the game is over."""
+    await until_over(client)
 
 
 def test_a_game_with_its_seats_and_spectator_on_three_processes(cluster: Cluster, store: Store) -> None:
@@ -568,3 +574,31 @@ def test_log_in_rates_count_over_every_process(cluster: Cluster) -> None:
     finally:
         cluster.start_redis()
         wait_until_sockets_open(cluster, friend_table(cluster)[0])
+
+
+def test_a_clock_set_on_one_process_is_flagged_by_the_conductor(cluster: Cluster) -> None:
+    """A 2-second game whose seats sit on two processes other than the conductor's: seat 0 moves, seat
+    1 does not; the conductor ends it on time, and both seats are told (ended ``time``, against seat 1)."""
+    held = conductor(cluster)
+    first, second = (held + 1) % 3, (held + 2) % 3
+    status, table = cluster.request("POST", "/api/tables", {"variant": "base", "rounds": 1, "mode": "friend",
+                                                            "nickname": "Ann", "seat": 0,
+                                                            "clock": {"initial": 2, "increment": 0}},
+                                    server=first)
+    assert status == 200, table
+    status, guest = cluster.request("POST", f"/api/tables/{table['id']}/join", {"nickname": "Bob"},
+                                    server=second)
+    assert status == 200, guest
+
+    async def run() -> list[dict[str, Any]]:
+        async with connect(ws_url(cluster.server_urls[first], table["id"], table["token"])) as a, \
+                connect(ws_url(cluster.server_urls[second], table["id"], guest["token"])) as b:
+            clients = [Client(a, 0), Client(b, 1)]
+            state = await clients[0].next_state()
+            while state["view"]["turn"] == 0:
+                await a.send(json.dumps({"type": "action", "action": state["view"]["legal"][0]}))
+                state = await clients[0].next_state(state["version"] + 1)
+            return [await until_over(client) for client in clients]
+
+    ends = asyncio.run(run())
+    assert all(end["ended"] == {"reason": "time", "seat": 1} for end in ends), ends
