@@ -11,11 +11,15 @@ leaves nothing behind.
 
 from __future__ import annotations
 
+import logging
 import threading
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, func, literal, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from .errors import StoreUnavailable
+
+logger = logging.getLogger("schotten.web")
 
 SERVING = 0x5C077E7
 """The advisory lock's key."""
@@ -31,21 +35,52 @@ def acquire(engine: Engine, shared: bool, shown: str) -> None:
     key = engine.url.render_as_string(hide_password=False)
     with _GUARD:
         if key in _HELD:
-            connection, count = _HELD[key]
-            _HELD[key] = (connection, count + 1)
+            held, count = _HELD[key]
+            _HELD[key] = (held, count + 1)
             return
-        connection = engine.connect()
-        try:
-            take = func.pg_try_advisory_lock_shared if shared else func.pg_try_advisory_lock
-            taken = bool(connection.scalar(select(take(SERVING))))
-            connection.commit()
-        except BaseException:
-            connection.close()
-            raise
-        if not taken:
-            connection.close()
+        connection = _taken(engine, shared)
+        if connection is None:
             raise StoreUnavailable(_refusal(shared, shown))
         _HELD[key] = (connection, 1)
+
+
+def renew(engine: Engine, shared: bool, shown: str) -> None:
+    """Take the lock again if its connection was lost (PostgreSQL restarted: the lock went with it);
+    logged if another process took it meanwhile. Database errors propagate."""
+    key = engine.url.render_as_string(hide_password=False)
+    with _GUARD:
+        if key not in _HELD:
+            return
+        connection, count = _HELD[key]
+        try:
+            connection.scalar(select(literal(1)))
+            connection.commit()
+            return
+        except SQLAlchemyError:
+            connection.close()
+            del _HELD[key]
+        again = _taken(engine, shared)
+        if again is None:
+            logger.error("lost the serving lock of %s and could not take it again: %s", shown,
+                         _refusal(shared, shown))
+            return
+        _HELD[key] = (again, count)
+
+
+def _taken(engine: Engine, shared: bool) -> Connection | None:
+    """A connection holding the serving lock, or None if another process holds it the other way."""
+    connection = engine.connect()
+    try:
+        take = func.pg_try_advisory_lock_shared if shared else func.pg_try_advisory_lock
+        taken = bool(connection.scalar(select(take(SERVING))))
+        connection.commit()
+    except BaseException:
+        connection.close()
+        raise
+    if not taken:
+        connection.close()
+        return None
+    return connection
 
 
 def release(engine: Engine) -> None:

@@ -576,8 +576,14 @@ class Store:
             return list(session.scalars(query))
 
     def beat(self, now: datetime) -> None:
-        """Note that the server is running at ``now`` (see ``give_back_downtime``)."""
+        """Note that the server is running at ``now`` (see ``give_back_downtime``), and on PostgreSQL
+        hold its serving lock again if a restart of the database took it (``pglock.renew``)."""
         beat = update(ServerBeatRow).where(ServerBeatRow.id == 1).values(seen=utc(now))
+        if self._locked and self._postgres:
+            try:
+                pglock.renew(self.engine, self.shared, self._shown)
+            except (DBAPIError, DisconnectionError, PoolTimeout) as error:
+                raise self._unavailable(error) from None
         with self._use() as session, session.begin():
             if session.execute(beat).rowcount:  # type: ignore[attr-defined]
                 return

@@ -346,7 +346,7 @@ def test_serve_command(monkeypatch: pytest.MonkeyPatch) -> None:
     """``schotten serve`` prints the address to open and serves with the options given."""
     served: list[WebSettings] = []
     monkeypatch.setattr("schotten.web.app.run", served.append)
-    monkeypatch.setattr("schotten.cli._check_database", lambda url, timeout: None)
+    monkeypatch.setattr("schotten.cli._check_database", lambda url, timeout, shared: None)
     monkeypatch.delenv("SCHOTTEN_DATABASE_URL", raising=False)
     result = CliRunner().invoke(cli_app, ["serve", "--port", "8123", "--database", "sqlite:///t.db"])
     assert result.exit_code == 0, result.output

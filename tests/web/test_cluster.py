@@ -25,6 +25,7 @@ import redis
 from cluster import Cluster, free_port
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
+from sqlalchemy import text
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -32,6 +33,7 @@ from schotten.engine.view import public_log, view
 from schotten.web.gamelog import replay
 from schotten.web.outbound import encode, wire_view
 from schotten.web.peers import CONDUCTOR, REDIS_LOST_CLOSE
+from schotten.web.pglock import SERVING
 from schotten.web.quotas import Rates, shared_limiter
 from schotten.web.store import Entry, Store
 
@@ -483,12 +485,25 @@ def serve(database_url: str, redis_url: str = "") -> subprocess.CompletedProcess
                "--database", database_url]
     if redis_url:
         command += ["--redis", redis_url]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=30, env=env, check=False)
 
 
-def test_a_server_without_redis_is_refused_beside_the_cluster(cluster: Cluster) -> None:
+def serving_locks(store: Store) -> int:
+    """How many connections hold the serving lock (``pglock.SERVING``) of the cluster's database."""
+    with store.use() as session:
+        query = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = :key "
+                     "AND granted")
+        return int(session.scalar(query, {"key": SERVING}) or 0)
+
+
+def test_a_server_without_redis_is_refused_beside_the_cluster(cluster: Cluster, store: Store) -> None:
     """A server started without --redis on the cluster's database would serve it alone (its games cached,
-    its changes told to nobody): it stops at start, saying why."""
+    its changes told to nobody): it stops at start, saying why (the servers hold the lock again within
+    a beat after PostgreSQL restarted)."""
+    deadline = time.monotonic() + WAIT
+    while serving_locks(store) < len(cluster.server_urls):
+        assert time.monotonic() < deadline, serving_locks(store)
+        time.sleep(0.5)
     done = serve(cluster.database_url)
     assert done.returncode == 1, done.stderr
     assert "a server without --redis serves its database alone" in done.stderr
