@@ -7,9 +7,9 @@ nginx (so the two seats of a game may be served by different processes) choosing
 actions at full speed. It prints, per configuration, the games that finished, stalled (a seat got
 no message for ``--stall`` seconds) or failed (an error message or a closed socket), the finished
 games and the actions per second, and the round trip of an action (sent, until the acting seat's
-socket gets the state with the new version): median and 99th percentile. Until the processes fan
-moves out to each other through Redis, a seat served by another process than its opponent's does
-not see the opponent's moves: such games stall, and are counted, not waited for. Nothing is
+socket gets the state with the new version): median and 99th percentile. Games that stall are
+counted, not waited for. On one machine every configuration shares its cores with PostgreSQL, Redis, nginx
+and these clients: more processes there measure the fan-out's cost, not a gain. Nothing is
 asserted: the figures are for docs and closing notes.
 """
 
