@@ -12,11 +12,11 @@ leaves nothing behind.
 from __future__ import annotations
 
 import logging
-import threading
 
 from sqlalchemy import Connection, Engine, func, literal, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from .dblock import Held
 from .errors import StoreUnavailable
 
 logger = logging.getLogger("schotten.web")
@@ -25,46 +25,50 @@ SERVING = 0x5C077E7
 """The advisory lock's key."""
 MIGRATING = 0x5C077E8
 """The advisory lock held (for its transaction) while a process brings the schema up to date."""
-_HELD: dict[str, tuple[Connection, int]] = {}
-_GUARD = threading.Lock()
+_HELD: Held[Connection] = Held()
+"""The connections holding this process's serving locks, by database."""
 
 
 def acquire(engine: Engine, shared: bool, shown: str) -> None:
     """Hold the serving lock of ``engine``'s database (``shared``: a process of several); the database
     is named ``shown`` in the refusal."""
-    key = engine.url.render_as_string(hide_password=False)
-    with _GUARD:
-        if key in _HELD:
-            held, count = _HELD[key]
-            _HELD[key] = (held, count + 1)
-            return
+
+    def taken() -> Connection:
         connection = _taken(engine, shared)
         if connection is None:
             raise StoreUnavailable(_refusal(shared, shown))
-        _HELD[key] = (connection, 1)
+        return connection
+
+    _HELD.take(_key(engine), taken)
 
 
 def renew(engine: Engine, shared: bool, shown: str) -> None:
     """Take the lock again if its connection was lost (PostgreSQL restarted: the lock went with it);
     logged if another process took it meanwhile. Database errors propagate."""
-    key = engine.url.render_as_string(hide_password=False)
-    with _GUARD:
-        if key not in _HELD:
-            return
-        connection, count = _HELD[key]
+
+    def kept(connection: Connection) -> Connection | None:
         try:
             connection.scalar(select(literal(1)))
             connection.commit()
-            return
+            return connection
         except SQLAlchemyError:
             connection.close()
-            del _HELD[key]
         again = _taken(engine, shared)
         if again is None:
             logger.error("lost the serving lock of %s and could not take it again: %s", shown,
                          _refusal(shared, shown))
-            return
-        _HELD[key] = (again, count)
+        return again
+
+    _HELD.keep(_key(engine), kept)
+
+
+def release(engine: Engine) -> None:
+    """Let go of this app's use of the lock (the lock itself once no app of this process uses it)."""
+    _HELD.drop(_key(engine), Connection.close)
+
+
+def _key(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=False)
 
 
 def _taken(engine: Engine, shared: bool) -> Connection | None:
@@ -81,20 +85,6 @@ def _taken(engine: Engine, shared: bool) -> Connection | None:
         connection.close()
         return None
     return connection
-
-
-def release(engine: Engine) -> None:
-    """Let go of this app's use of the lock (the lock itself once no app of this process uses it)."""
-    key = engine.url.render_as_string(hide_password=False)
-    with _GUARD:
-        if key not in _HELD:
-            return
-        connection, count = _HELD[key]
-        if count > 1:
-            _HELD[key] = (connection, count - 1)
-            return
-        del _HELD[key]
-        connection.close()
 
 
 def _refusal(shared: bool, shown: str) -> str:

@@ -442,14 +442,7 @@ class Store:
 
         An id holding a NUL character names no game (PostgreSQL cannot even compare such text).
         """
-        if "\x00" in game_id:
-            return None
-        with self._use(snapshot=True) as session:
-            row = session.get(GameRow, game_id)
-            if row is None:
-                return None
-            query = select(LogRow).where(LogRow.game_id == game_id).order_by(LogRow.index)
-            return with_links(session, [info_of(row)])[0], [_entry(e) for e in session.scalars(query)]
+        return self.load_since(game_id, 0)
 
     def load_since(self, game_id: str, index: int) -> tuple[GameInfo, list[Entry]] | None:
         """A game's row and the entries of its log from ``index`` on, in order, or None if there is no
