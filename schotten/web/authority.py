@@ -18,7 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeVar
 
 from ..engine import ACTIONS, GameState, IllegalActionError, NotationError, SchottenError, Settings
@@ -621,9 +621,7 @@ class Authority:
     async def _behind(self, game: LiveGame) -> None:
         """Another process stored this game's next entry first: catch up (under the game's lock), tell
         this process's clients, and refuse the change as ``stale``."""
-        kept = await self._caught_up(game)
-        if kept is not None:
-            self._after_change(game, kept)
+        await self._refreshed(game)
         raise ClientError("stale", "another move reached the game first: your state is out of date, "
                           "here is the game as it now stands")
 
@@ -636,7 +634,11 @@ class Authority:
                 await self.live(game_id)
             return
         async with game.lock:
-            kept = await self._caught_up(game)
+            await self._refreshed(game)
+
+    async def _refreshed(self, game: LiveGame) -> None:
+        """Under the game's lock: catch up from the database (``_caught_up``) and pass on what changed."""
+        kept = await self._caught_up(game)
         if kept is not None:
             self._after_change(game, kept)
 
@@ -672,12 +674,9 @@ class Authority:
         """The conductor hears of a move stored elsewhere: a clock it sets running that runs out before
         the next deadline the timekeeper knows wakes it (else it would look within ``POLL``)."""
         news = heard(event)
-        if self.timekeeper is None or news is None or news.clock is None:
-            return
-        running, since = news.clock["running"], news.clock["since"]
-        if running in (0, 1) and since:
-            left = int(news.clock["left"][running])
-            self.timekeeper.expect(datetime.fromisoformat(since) + timedelta(milliseconds=left))
+        deadline = news.clock.deadline if news is not None and news.clock is not None else None
+        if self.timekeeper is not None and deadline is not None:
+            self.timekeeper.expect(deadline)
 
     async def follow(self, game_id: str, event: dict[str, Any]) -> None:
         """Another process changed ``game_id`` (its ``game`` event): the entry it carries is applied
@@ -855,9 +854,7 @@ class Authority:
             changed = clock.stop(now) if seat is None else clock.stop(now).start(seat, now)
             try:
                 if not await self.db(self.store.set_clock, game.info.id, changed, game.version):
-                    kept = await self._caught_up(game)
-                    if kept is not None:
-                        self._after_change(game, kept)
+                    await self._refreshed(game)
                     return
             except (StoreUnavailable, GameDamaged):
                 return

@@ -12,13 +12,31 @@ import dataclasses
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .clock import Clock
+from .clock import Clock, TimeControl
 from .gamelog import advanced, ending_of
 from .store import ACTION, UNDO, Entry, GameInfo
 from .vocab import Ending, Status
 
 if TYPE_CHECKING:
     from .authority import LiveGame
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToldClock:
+    """A clock as an event tells it: its time control is the game's, which never changes."""
+
+    left: tuple[int, int]
+    running: int | None
+    since: datetime | None
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the running clock runs out (None: none runs; the time control plays no part in it)."""
+        return self.on(TimeControl()).deadline
+
+    def on(self, control: TimeControl) -> Clock:
+        """The clock with the game's time control."""
+        return Clock(control, self.left, self.running, self.since)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -30,7 +48,7 @@ class Heard:
     winner: int | None
     ended: Ending | None
     moved: datetime
-    clock: dict[str, Any] | None
+    clock: ToldClock | None
 
 
 def committed(game: LiveGame, entry: Entry) -> dict[str, Any]:
@@ -58,20 +76,28 @@ def heard(event: dict[str, Any]) -> Heard | None:
                        datetime.fromisoformat(entry["time"]), entry["spent_ms"])
         ended = Ending(row["ended"]) if row["ended"] else None
         moved = datetime.fromisoformat(row["moved"])
-        return Heard(stored, Status(row["status"]), row["winner"], ended, moved,
-                     row["clock"])
-    except (KeyError, TypeError, ValueError):
+        return Heard(stored, Status(row["status"]), row["winner"], ended, moved, _clock(row["clock"]))
+    except (KeyError, TypeError, ValueError, IndexError):
         return None
+
+
+def _clock(told: dict[str, Any] | None) -> ToldClock | None:
+    """The clock a ``row`` tells (``committed``)."""
+    if told is None:
+        return None
+    since = datetime.fromisoformat(told["since"]) if told["since"] else None
+    running = told["running"]
+    if running not in (None, 0, 1):
+        raise ValueError(f"no seat {running!r}")
+    return ToldClock((int(told["left"][0]), int(told["left"][1])), running, since)
 
 
 def follow(game: LiveGame, news: Heard) -> int:
     """Apply the heard entry, the copy's next, to ``game`` (under its lock); the first move of the
     history that changed. ``LogError`` if it does not follow."""
-    info, told = game.info, news.clock
-    clock = info.clock
-    if clock is not None and told is not None:
-        since = datetime.fromisoformat(told["since"]) if told["since"] else None
-        clock = Clock(clock.control, (int(told["left"][0]), int(told["left"][1])), told["running"], since)
+    info, clock = game.info, game.info.clock
+    if clock is not None and news.clock is not None:
+        clock = news.clock.on(clock.control)
     changed = dataclasses.replace(info, status=news.status, winner=news.winner, ended=news.ended,
                                   moved=news.moved, clock=clock)
     return adopt(game, [news.entry], changed)

@@ -592,13 +592,13 @@ def test_log_in_rates_count_over_every_process(cluster: Cluster) -> None:
 
 
 def test_a_clock_set_on_one_process_is_flagged_by_the_conductor(cluster: Cluster) -> None:
-    """A 2-second game whose seats sit on two processes other than the conductor's: seat 0 moves, seat
+    """A 5-second game whose seats sit on two processes other than the conductor's: seat 0 moves, seat
     1 does not; the conductor ends it on time, and both seats are told (ended ``time``, against seat 1)."""
     held = conductor(cluster)
     first, second = (held + 1) % 3, (held + 2) % 3
     status, table = cluster.request("POST", "/api/tables", {"variant": "base", "rounds": 1, "mode": "friend",
                                                             "nickname": "Ann", "seat": 0,
-                                                            "clock": {"initial": 2, "increment": 0}},
+                                                            "clock": {"initial": 5, "increment": 0}},
                                     server=first)
     assert status == 200, table
     status, guest = cluster.request("POST", f"/api/tables/{table['id']}/join", {"nickname": "Bob"},
