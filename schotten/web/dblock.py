@@ -46,13 +46,16 @@ class Held(Generic[T]):
                 let_go(lock)
 
     def keep(self, key: str, kept: Callable[[T], T | None]) -> None:
-        """Replace ``key``'s lock with what ``kept`` makes of it (None: it is no longer held)."""
+        """Replace ``key``'s lock with what ``kept`` makes of it (None: it is no longer held; an error
+        leaves it as it was, to be tried again)."""
         with self._guard:
             if key not in self._held:
                 return
-            lock, count = self._held.pop(key)
+            lock, count = self._held[key]
             again = kept(lock)
-            if again is not None:
+            if again is None:
+                del self._held[key]
+            else:
                 self._held[key] = (again, count)
 
 

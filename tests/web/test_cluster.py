@@ -402,10 +402,12 @@ def test_postgresql_restarted(cluster: Cluster, store: Store) -> None:
                 turn, version = states[0]["view"]["turn"], states[0]["version"]
                 mine = await clients[turn].next_state(version)
                 if not restarted and version >= 8:
+                    marks = [cluster.logs(i).count("store error") for i in range(3)]
                     cluster.stop_postgres()
                     await clients[turn].socket.send(json.dumps({"type": "action",
                                                                 "action": mine["view"]["legal"][0]}))
                     refusals.append(str((await clients[turn].error())["code"]))
+                    await every_server_failed_a_call(cluster, marks)
                     cluster.start_postgres()
                     restarted = True
                 action = rng.choice(mine["view"]["legal"])
@@ -424,6 +426,15 @@ def test_postgresql_restarted(cluster: Cluster, store: Store) -> None:
     assert refusals and set(refusals) == {"unavailable"}, refusals
     info, entries = entries_of(store, game_id)
     assert info.status == "over" and final == len(entries)
+
+
+async def every_server_failed_a_call(cluster: Cluster, marks: list[int]) -> None:
+    """Wait until every server logged a failed database call since ``marks`` (its beat, at the latest:
+    so each tried to renew its serving lock while PostgreSQL was down)."""
+    deadline = time.monotonic() + WAIT
+    while any(cluster.logs(i).count("store error") <= mark for i, mark in enumerate(marks)):
+        assert time.monotonic() < deadline, cluster.describe()
+        await asyncio.sleep(0.2)
 
 
 async def first_answer_or_state(client: Client, version: int) -> str:
