@@ -613,7 +613,8 @@ class Authority:
         if ended is not None:
             game.info.ended, game.ending = ended, (ended, seat)
         self.tell(game, kept)
-        self.peers.changed(game, committed(game, entry))
+        if self.peers.clustered:
+            self.peers.changed(game, committed(game, entry))
         self.kick_ai(game)
         if clock is not None:
             self.wake_clocks()

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
+from sqlalchemy import make_url
 
 from .errors import StoreUnavailable
 
@@ -77,7 +78,8 @@ class RedisBus:
     """Events through Redis pub/sub (see the module's docstring)."""
 
     def __init__(self, url: str, origin: str) -> None:
-        self.url = url
+        self.shown = make_url(url).render_as_string(hide_password=True)
+        """The Redis URL as logs and errors show it (its password hidden)."""
         self.origin = origin
         self.healthy = False
         self._publisher = aioredis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT,
@@ -95,7 +97,7 @@ class RedisBus:
         try:
             await self._publisher.ping()
         except (RedisError, OSError) as error:
-            raise StoreUnavailable(f"Redis at {shown(self.url)} cannot be reached: {error}") from None
+            raise StoreUnavailable(f"Redis at {self.shown} cannot be reached: {error}") from None
         self._handlers = (on_event, on_lost, on_back)
         subscribed = asyncio.Event()
         self._tasks = [asyncio.create_task(self._listen(subscribed)), asyncio.create_task(self._publish())]
@@ -187,19 +189,9 @@ class RedisBus:
         if self._handlers is None:
             return
         if healthy:
-            logger.warning("fan-out: Redis at %s is reachable again", shown(self.url))
+            logger.warning("fan-out: Redis at %s is reachable again", self.shown)
             self._handlers[2]()
         else:
             logger.error("fan-out: Redis at %s cannot be reached (%s): the game sockets are closed until "
-                         "it is back", shown(self.url), error)
+                         "it is back", self.shown, error)
             self._handlers[1]()
-
-
-def shown(url: str) -> str:
-    """A Redis URL with its password hidden."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
-        return url
-    credentials, _, host = rest.rpartition("@")
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}://{user + ':' if user else ''}***@{host}"
