@@ -86,8 +86,6 @@ async def play_seat(socket: ClientConnection, rng: random.Random, stall: float,
     """Random legal actions for one seat until the game is over; the actions it played."""
     actions = 0
     state = await next_state(socket, 0, stall)
-    while state["status"] == "open":  # its process may not yet have heard of the join on another
-        state = await next_state(socket, 0, stall)
     while state["status"] != "over":
         legal = state["view"]["legal"]
         if legal and state["status"] == "playing":

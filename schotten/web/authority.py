@@ -983,13 +983,17 @@ class Authority:
 
     async def find(self, game_id: str) -> LiveGame | None:
         """The game a socket asks for (see ``live``), its chat read; ClientError ``damaged`` or
-        ``unavailable`` if it cannot be served (also while the other processes cannot be reached)."""
+        ``unavailable`` if it cannot be served (also while the other processes cannot be reached).
+        With other processes, an open table is caught up first: its other seat may have been taken
+        through another process a moment ago, and the client's first state would still say open."""
         if not self.peers.healthy:
             raise ClientError("unavailable", "the server lost its link to its other processes (Redis): "
                               "reconnecting, try again in a moment")
         try:
             game = await self.live(game_id)
             if game is not None:
+                if self.peers.clustered and game.info.status == Status.OPEN:
+                    await self.catch_up(game_id)
                 await self.chat.load(game)
         except GameDamaged as error:
             raise ClientError("damaged", error.message) from None

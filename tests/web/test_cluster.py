@@ -89,15 +89,6 @@ class Client:
             self.take(await self.receive())
         return self.states[-1]
 
-    async def started(self) -> dict[str, Any]:
-        """The first state in which the game is no longer an open table: the process this socket is on
-        may have sent its state before it heard that the other seat was taken elsewhere."""
-        state = await self.next_state()
-        while state["status"] == "open":
-            self.take(await self.receive())
-            state = self.states[-1]
-        return state
-
     async def receive(self) -> dict[str, Any]:
         """The socket's next message."""
         message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), WAIT))
@@ -195,7 +186,9 @@ def test_a_game_with_its_seats_and_spectator_on_three_processes(cluster: Cluster
                 connect(ws_url(cluster.server_urls[1], game_id, tokens[1])) as second, \
                 connect(ws_url(cluster.server_urls[2], game_id)) as third:
             clients = [Client(first, 0), Client(second, 1), Client(third, None)]
-            starts = [await clients[seat].started() for seat in (0, 1)]
+            starts = [await clients[seat].next_state() for seat in (0, 1)]
+            assert [start["status"] for start in starts] == ["playing", "playing"], \
+                "a seat's first state must know of the join made through another process"
             await asyncio.gather(play(clients[0], random.Random(1), starts[0]),
                                  play(clients[1], random.Random(2), starts[1]), watch(clients[2]))
             return clients
@@ -220,8 +213,8 @@ def test_one_decision_sent_to_two_processes_at_once_is_taken_once(cluster: Clust
                 connect(ws_url(cluster.server_urls[2], game_id, tokens[1])) as other:
             twins, opponent = [Client(a, 0), Client(b, 0)], Client(other, 1)
             races = 0
-            state = await twins[0].started()
-            await twins[1].started()
+            state = await twins[0].next_state()
+            await twins[1].next_state()
             rng = random.Random(7)
             while state["status"] != "over" and races < 12:
                 version = state["version"]
@@ -331,7 +324,7 @@ def test_redis_stopped_then_started(cluster: Cluster, store: Store) -> None:
         async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as first, \
                 connect(ws_url(cluster.server_urls[1], game_id, tokens[1])) as second:
             clients = [Client(first, 0), Client(second, 1)]
-            states = [await client.started() for client in clients]
+            states = [await client.next_state() for client in clients]
             rng = random.Random(len(seen))
             while states[0]["status"] != "over" and moves:
                 turn = states[0]["view"]["turn"]
@@ -405,7 +398,7 @@ def test_postgresql_restarted(cluster: Cluster, store: Store) -> None:
         async with connect(ws_url(cluster.server_urls[1], game_id, tokens[0])) as first, \
                 connect(ws_url(cluster.server_urls[2], game_id, tokens[1])) as second:
             clients = [Client(first, 0), Client(second, 1)]
-            states = [await client.started() for client in clients]
+            states = [await client.next_state() for client in clients]
             rng, restarted, refusals = random.Random(5), False, []
             while states[0]["status"] != "over":
                 turn, version = states[0]["view"]["turn"], states[0]["version"]
@@ -472,10 +465,10 @@ def test_a_seat_on_another_process_is_present_and_counted_online(cluster: Cluste
     async def run() -> tuple[list[int | None], list[int | None]]:
         async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as first:
             client = Client(first, 0)
-            state = await client.started()
+            state = await client.next_state()
             assert state["away"][1] is not None
             async with connect(ws_url(cluster.server_urls[1], game_id, tokens[1])) as second:
-                await Client(second, 1).started()
+                await Client(second, 1).next_state()
                 there = await presence(client)
                 wait_for_online(cluster, server=2, at_least=2)
             gone = await presence(client)
@@ -629,7 +622,7 @@ def test_a_clock_set_on_one_process_is_flagged_by_the_conductor(cluster: Cluster
         async with connect(ws_url(cluster.server_urls[first], table["id"], table["token"])) as a, \
                 connect(ws_url(cluster.server_urls[second], table["id"], guest["token"])) as b:
             clients = [Client(a, 0), Client(b, 1)]
-            state = await clients[0].started()
+            state = await clients[0].next_state()
             while state["view"]["turn"] == 0:
                 await a.send(json.dumps({"type": "action", "action": state["view"]["legal"][0]}))
                 state = await clients[0].next_state(state["version"] + 1)
