@@ -60,8 +60,8 @@ from typing import Any
 import websockets
 from bench_web import free_port, summary
 
-from schotten.web.seats import seat_cookie
-from schotten.web.settings import WebSettings
+from schotten.web.core.settings import WebSettings
+from schotten.web.games.seats import seat_cookie
 
 HOST = "127.0.0.1"
 THINK = 0.2

@@ -45,11 +45,11 @@ import websockets
 
 from schotten.engine import ACTIONS, GameState, Kind, Settings
 from schotten.engine.view import view
-from schotten.web.authority import LiveGame
-from schotten.web.outbound import state_text
-from schotten.web.store import Entry, GameInfo, Store
-from schotten.web.vocab import Mode, Status
-from schotten.web.writer import Writer
+from schotten.web.core.vocab import Mode, Status
+from schotten.web.games.authority import LiveGame
+from schotten.web.games.outbound import state_text
+from schotten.web.storage.store import Entry, GameInfo, Store
+from schotten.web.storage.writer import Writer
 
 MESSAGE_SEED = 11
 """The seed of the long match whose state messages are timed."""
@@ -322,7 +322,7 @@ def postgres_schema(url: str) -> tuple[str, Callable[[], None]]:
     """A URL whose tables live in a fresh schema of their own, and what drops that schema."""
     from sqlalchemy import create_engine, make_url, text
 
-    from schotten.web.settings import normalise_url
+    from schotten.web.core.settings import normalise_url
 
     schema = f"bench_web_{os.getpid()}_{random.randrange(1 << 30):x}"
     parsed = make_url(normalise_url(url))

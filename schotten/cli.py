@@ -611,7 +611,7 @@ def serve(
     import faulthandler
 
     from .web.app import run
-    from .web.settings import WebSettings
+    from .web.core.settings import WebSettings
 
     with contextlib.suppress(ValueError, OSError):
         faulthandler.enable()
@@ -628,8 +628,8 @@ def serve(
 
 def _check_database(url: str, busy_timeout: float, shared: bool) -> None:
     """Exit (status 1, one line naming the path or URL) if the database cannot be used."""
-    from .web.errors import StoreUnavailable
-    from .web.store import Store
+    from .web.core.errors import StoreUnavailable
+    from .web.storage.store import Store
 
     try:
         store = Store(url, busy_timeout, shared)

@@ -5,6 +5,6 @@ JSON API, the WebSocket messages, persistence and the misclick-undo rule.
 """
 
 from .app import create_app
-from .settings import WebSettings
+from .core.settings import WebSettings
 
 __all__ = ["WebSettings", "create_app"]

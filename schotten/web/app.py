@@ -23,10 +23,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from . import account_routes, edge, i18n, player_routes, playnow, quotas, security, watch
-from .errors import UNAVAILABLE, ServiceError, StoreUnavailable
-from .identity import viewer
-from .schemas import (
+from .core.errors import UNAVAILABLE, ServiceError, StoreUnavailable
+from .core.schemas import (
     ClosedOffer,
     CreateTable,
     ErrorBody,
@@ -39,9 +37,16 @@ from .schemas import (
     Tables,
     explain,
 )
-from .seats import cookie_name, seat_cookie, seat_cookies
+from .core.settings import WebSettings
+from .edge import quotas, security
+from .edge import server as edge
+from .games.seats import cookie_name, seat_cookie, seat_cookies
+from .players.identity import viewer
+from .playnow import play as playnow
+from .routes import accounts as account_routes
+from .routes import i18n, watch
+from .routes import players as player_routes
 from .service import GameService
-from .settings import WebSettings
 
 logger = logging.getLogger("schotten.web")
 
@@ -112,7 +117,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
 def app_from_env() -> FastAPI:
     """The app with settings from the environment (a uvicorn ``--factory``; the connection limits need
-    ``--http schotten.web.edge:HttpProtocol --ws schotten.web.edge:WebSocketProtocol``, docs/web.md)."""
+    ``--http schotten.web.edge.server:HttpProtocol --ws schotten.web.edge.server:WebSocketProtocol``,
+    docs/web.md)."""
     app = create_app(WebSettings.from_env())
     tune_collector()
     return app

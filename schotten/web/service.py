@@ -26,22 +26,22 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
-from . import ratings
-from .accounts import AccountRef, Accounts
-from .ai import AiPool
-from .authority import Authority, LiveGame
-from .errors import ServiceError, StoreUnavailable, check_has_game
-from .gamelog import standing
-from .outbound import replay_steps, table_of
-from .people import Seated, seated
-from .quotas import UNKNOWN_ADDRESS
-from .rematch import Rematcher
-from .schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
-from .seats import cookie_tokens, seat_of_token
-from .settings import WebSettings
-from .sockets import SocketServer
-from .store import GameInfo, Store
-from .vocab import Status
+from .core.errors import ServiceError, StoreUnavailable, check_has_game
+from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
+from .core.settings import WebSettings
+from .core.vocab import Status
+from .edge.quotas import UNKNOWN_ADDRESS
+from .games.ai import AiPool
+from .games.authority import Authority, LiveGame
+from .games.gamelog import standing
+from .games.outbound import replay_steps, table_of
+from .games.seats import cookie_tokens, seat_of_token
+from .games.sockets import SocketServer
+from .players import ratings
+from .players.accounts import AccountRef, Accounts
+from .players.people import Seated, seated
+from .rematch.rematcher import Rematcher
+from .storage.store import GameInfo, Store
 
 REPLAY_CACHE = 16
 """How many finished games' replays are kept built."""

@@ -367,7 +367,7 @@ def _serve_with_seeds(argv: list[str]) -> None:
     import uvicorn
 
     from schotten.web.app import WS_MAX_SIZE, create_app
-    from schotten.web.settings import WebSettings
+    from schotten.web.core.settings import WebSettings
 
     parser = argparse.ArgumentParser(description=_serve_with_seeds.__doc__)
     parser.add_argument("--port", type=int, required=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from schotten.web.settings import WebSettings
+from schotten.web.core.settings import WebSettings
 
 
 def pytest_configure(config: pytest.Config) -> None:

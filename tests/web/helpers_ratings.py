@@ -12,12 +12,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from schotten.web.accounts import Accounts
-from schotten.web.clock import Clock, TimeControl
-from schotten.web.db import RatingChangeRow, RatingRow
-from schotten.web.seats import token_hash
-from schotten.web.store import ACTION, END, Append, Entry, GameInfo, Store
-from schotten.web.vocab import Ending, Mode, Status
+from schotten.web.core.clock import Clock, TimeControl
+from schotten.web.core.vocab import Ending, Mode, Status
+from schotten.web.games.seats import token_hash
+from schotten.web.players.accounts import Accounts
+from schotten.web.storage.db import RatingChangeRow, RatingRow
+from schotten.web.storage.store import ACTION, END, Append, Entry, GameInfo, Store
 
 BLITZ = TimeControl(180, 2, None)
 DAILY = TimeControl(None, 0, 3)

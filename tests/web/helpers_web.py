@@ -28,10 +28,10 @@ from schotten.engine.cards import NUM_STONES, card_str
 from schotten.engine.explain import claim_proof, formations
 from schotten.engine.view import public_history, public_log, reveal, round_board, view
 from schotten.web import create_app
-from schotten.web.gamelog import undo_span
+from schotten.web.core.settings import WebSettings
+from schotten.web.games.gamelog import undo_span
 from schotten.web.service import GameService
-from schotten.web.settings import WebSettings
-from schotten.web.store import Entry
+from schotten.web.storage.store import Entry
 
 SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""

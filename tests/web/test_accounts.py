@@ -13,10 +13,10 @@ from helpers_web import FakeClock, app_at, service_of, socket_path, test_setting
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from schotten.web.accounts import DELETED_NAME, session_hash
-from schotten.web.db import AccountRow, GameRow, SessionRow
-from schotten.web.identity import SESSION_COOKIE
-from schotten.web.settings import WebSettings
+from schotten.web.core.settings import WebSettings
+from schotten.web.players.accounts import DELETED_NAME, session_hash
+from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.storage.db import AccountRow, GameRow, SessionRow
 
 PASSWORD = "correct horse battery"
 

@@ -1,6 +1,6 @@
 """Fair AI scheduling, retries of a failed AI step, and AI workers that die with the server.
 
-The scheduling tests replace the bots by a stand-in (``choose_action`` in ``schotten.web.ai``)
+The scheduling tests replace the bots by a stand-in (``choose_action`` in ``schotten.web.games.ai``)
 that records which decision a worker took and, for search levels, holds the worker until
 the test lets it go: the order in which decisions reach a worker is then exact, with no
 timing in it. One test runs ``schotten serve`` in a subprocess on 127.0.0.1, kills it with
@@ -41,13 +41,14 @@ from websockets.sync.client import connect
 
 from schotten.engine import GameState, Settings
 from schotten.engine.view import View, view
-from schotten.web import ai, create_app
-from schotten.web.ai import AiPool, decision_seed
-from schotten.web.authority import Authority
-from schotten.web.errors import StoreUnavailable
-from schotten.web.gamelog import replay
-from schotten.web.metrics import REGISTRY
-from schotten.web.scheduler import CHEAP, SEARCH, Lane, lane_of
+from schotten.web import create_app
+from schotten.web.core.errors import StoreUnavailable
+from schotten.web.core.metrics import REGISTRY
+from schotten.web.games import ai
+from schotten.web.games.ai import AiPool, decision_seed
+from schotten.web.games.authority import Authority
+from schotten.web.games.gamelog import replay
+from schotten.web.games.scheduler import CHEAP, SEARCH, Lane, lane_of
 
 
 class Gate:

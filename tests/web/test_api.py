@@ -19,8 +19,9 @@ from schotten.engine import GameState, Settings, parse_action
 from schotten.engine.actions import action_parts
 from schotten.engine.record import load_record
 from schotten.engine.view import reveal
-from schotten.web import create_app, i18n
-from schotten.web.settings import WebSettings
+from schotten.web import create_app
+from schotten.web.core.settings import WebSettings
+from schotten.web.routes import i18n
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
               "rematch_of", "seat", "clock", "ended", "turn", "your_turn", "rated", "accounts", "ratings",

@@ -15,10 +15,10 @@ import pytest
 from browser_helpers import Browser, LiveServer
 from helpers_ratings import add_game, finish, play_series, sign_up
 
-from schotten.web.accounts import Accounts
-from schotten.web.db import RatingRow
-from schotten.web.store import Store
-from schotten.web.vocab import Ending
+from schotten.web.core.vocab import Ending
+from schotten.web.players.accounts import Accounts
+from schotten.web.storage.db import RatingRow
+from schotten.web.storage.store import Store
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 

@@ -28,9 +28,9 @@ from helpers_web import (
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from schotten.web import create_app
-from schotten.web.errors import StoreUnavailable
-from schotten.web.messages import QUICK_MESSAGES
-from schotten.web.settings import WebSettings
+from schotten.web.core.errors import StoreUnavailable
+from schotten.web.core.messages import QUICK_MESSAGES
+from schotten.web.core.settings import WebSettings
 
 LINE_KEYS = {"index", "seat", "name", "text", "quick", "time"}
 

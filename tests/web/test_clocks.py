@@ -34,7 +34,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from schotten.engine import GameState, Settings
 from schotten.web import create_app
-from schotten.web.clock import DAY_MS, Clock, TimeControl
+from schotten.web.core.clock import DAY_MS, Clock, TimeControl
 
 
 @pytest.fixture

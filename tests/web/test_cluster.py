@@ -30,12 +30,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from schotten.engine.view import public_log, view
-from schotten.web.gamelog import replay
-from schotten.web.outbound import encode, wire_view
-from schotten.web.peers import CONDUCTOR, REDIS_LOST_CLOSE
-from schotten.web.pglock import SERVING
-from schotten.web.quotas import Rates, shared_limiter
-from schotten.web.store import Entry, Store
+from schotten.web.cluster.peers import CONDUCTOR, REDIS_LOST_CLOSE
+from schotten.web.edge.quotas import Rates, shared_limiter
+from schotten.web.games.gamelog import replay
+from schotten.web.games.outbound import encode, wire_view
+from schotten.web.storage.pglock import SERVING
+from schotten.web.storage.store import Entry, Store
 
 WAIT = float(__import__("os").environ.get("T_WAIT", "20"))
 """Seconds a socket may wait for its next message before the test fails."""

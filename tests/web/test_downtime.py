@@ -8,9 +8,9 @@ from pathlib import Path
 
 from helpers_ratings import BLITZ, START
 
-from schotten.web.clock import Clock
-from schotten.web.store import GameInfo, Store
-from schotten.web.vocab import Mode, Status
+from schotten.web.core.clock import Clock
+from schotten.web.core.vocab import Mode, Status
+from schotten.web.storage.store import GameInfo, Store
 
 
 def running_game(store: Store) -> None:

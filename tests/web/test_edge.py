@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from schotten.web.edge import redact
+from schotten.web.edge.server import redact
 
 TIMEOUT = 20.0
 """A guard against a hung server, not a measurement."""

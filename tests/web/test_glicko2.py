@@ -1,4 +1,4 @@
-"""Glicko-2 (``schotten.web.glicko2``): Glickman's worked example and the properties of one game."""
+"""Glicko-2 (``schotten.web.players.glicko2``): Glickman's worked example and the properties of one game."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schotten.web.glicko2 import PROVISIONAL_RD, RD_FLOOR, RD_START, Glicko, rate
+from schotten.web.players.glicko2 import PROVISIONAL_RD, RD_FLOOR, RD_START, Glicko, rate
 
 PLAYER = Glicko(1500.0, 200.0, 0.06)
 OPPONENTS = [(Glicko(1400.0, 30.0, 0.06), 1.0), (Glicko(1550.0, 100.0, 0.06), 0.0),

@@ -29,7 +29,7 @@ from helpers_web import (
     socket_path,
 )
 
-import schotten.web.ai as ai_module
+import schotten.web.games.ai as ai_module
 from schotten.engine import GameState, Phase, Settings, prove
 from schotten.engine.cards import NUM_CLAN, card_str
 from schotten.engine.explain import CLAIM_KINDS, RANK_KEYS, claim_proof

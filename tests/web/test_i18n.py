@@ -1,4 +1,4 @@
-"""The catalogues' plural forms (schotten/web/i18n.py): gettext's msgstr[i] mapped to the CLDR
+"""The catalogues' plural forms (schotten/web/routes/i18n.py): gettext's msgstr[i] mapped to the CLDR
 categories the page picks with Intl.PluralRules, and what the shipped catalogues say."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from babel.messages.pofile import read_po
 from helpers_web import test_settings
 from starlette.testclient import TestClient
 
-from schotten.web import create_app, i18n
-from schotten.web.settings import WebSettings
+from schotten.web import create_app
+from schotten.web.core.settings import WebSettings
+from schotten.web.routes import i18n
 
 LOCALE_DIR = WebSettings().locale_dir
 STATIC = WebSettings().static_dir

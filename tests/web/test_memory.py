@@ -31,8 +31,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from schotten.engine import ACTIONS, GameState, Kind
 from schotten.web import create_app
-from schotten.web.authority import Authority
-from schotten.web.gamelog import undo_span
+from schotten.web.games.authority import Authority
+from schotten.web.games.gamelog import undo_span
 
 
 def test_idle_games_are_evicted_and_come_back_exactly(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Schema migrations (``schotten.web.migrate``): a database made by the version before migrations
+"""Schema migrations (``schotten.web.storage.migrate``): a database made by the version before migrations
 upgrades in place and keeps every game, on SQLite and PostgreSQL; the migrated tables are exactly
 ``db.py``'s; a second run changes nothing; a fresh database starts at the head.
 
@@ -28,11 +28,12 @@ from starlette.testclient import TestClient
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures)
 
 from schotten.engine import GameState, Settings
-from schotten.web import create_app, migrate
-from schotten.web.db import make_engine
-from schotten.web.errors import StoreUnavailable
-from schotten.web.settings import WebSettings
-from schotten.web.store import Store
+from schotten.web import create_app
+from schotten.web.core.errors import StoreUnavailable
+from schotten.web.core.settings import WebSettings
+from schotten.web.storage import migrate
+from schotten.web.storage.db import make_engine
+from schotten.web.storage.store import Store
 
 DATA = Path(__file__).parent / "data"
 OLD = DATA / "ebc218a.db"

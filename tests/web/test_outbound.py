@@ -17,11 +17,11 @@ import pytest
 from helpers_web import SEED
 
 from schotten.engine import GameState, Settings
-from schotten.web.authority import LiveGame
-from schotten.web.gamelog import rebuilt, undo_span
-from schotten.web.outbound import Told, replay_steps, state_text
-from schotten.web.store import GameInfo
-from schotten.web.vocab import Mode, Status
+from schotten.web.core.vocab import Mode, Status
+from schotten.web.games.authority import LiveGame
+from schotten.web.games.gamelog import rebuilt, undo_span
+from schotten.web.games.outbound import Told, replay_steps, state_text
+from schotten.web.storage.store import GameInfo
 
 SEATS = (0, 1, None)
 

@@ -23,12 +23,12 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
-from schotten.web.db import GameRow, PoolEntryRow, RatingRow
-from schotten.web.identity import SESSION_COOKIE
-from schotten.web.pairing import PRESETS, Pairing
-from schotten.web.seats import token_hash
-from schotten.web.settings import WebSettings
-from schotten.web.store import Store
+from schotten.web.core.settings import WebSettings
+from schotten.web.games.seats import token_hash
+from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.playnow.pairing import PRESETS, Pairing
+from schotten.web.storage.db import GameRow, PoolEntryRow, RatingRow
+from schotten.web.storage.store import Store
 
 FIVE = {"initial": 300, "increment": 5}
 THREE = {"initial": 180, "increment": 2}

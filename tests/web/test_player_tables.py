@@ -7,9 +7,9 @@ from typing import Any
 from helpers_web import receive_state, service_of, socket_path
 from starlette.testclient import TestClient
 
-from schotten.web.accounts import AccountRef
-from schotten.web.db import RatingRow
-from schotten.web.identity import SESSION_COOKIE
+from schotten.web.players.accounts import AccountRef
+from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.storage.db import RatingRow
 
 Message = dict[str, Any]
 BLITZ = {"initial": 180, "increment": 2}

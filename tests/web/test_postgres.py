@@ -44,9 +44,9 @@ from test_rematch_closing import answer, closed, restart_and_check
 
 from schotten.engine.record import load_record
 from schotten.web import create_app
-from schotten.web.db import Base, make_engine
-from schotten.web.settings import WebSettings, normalise_url
-from schotten.web.store import ACTION, UNDO, Entry, GameInfo, Store
+from schotten.web.core.settings import WebSettings, normalise_url
+from schotten.web.storage.db import Base, make_engine
+from schotten.web.storage.store import ACTION, UNDO, Entry, GameInfo, Store
 
 URL_VARIABLE = "SCHOTTEN_TEST_POSTGRES_URL"
 REQUIRE_VARIABLE = "SCHOTTEN_REQUIRE_POSTGRES"

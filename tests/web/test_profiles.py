@@ -15,12 +15,12 @@ from helpers_web import FakeClock, app_at, service_of, test_settings
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
-from schotten.web.accounts import DELETED_NAME
-from schotten.web.db import AccountRow, RatingRow
-from schotten.web.schemas import Table
-from schotten.web.settings import WebSettings
-from schotten.web.store import Store
-from schotten.web.vocab import POOLS, Ending
+from schotten.web.core.schemas import Table
+from schotten.web.core.settings import WebSettings
+from schotten.web.core.vocab import POOLS, Ending
+from schotten.web.players.accounts import DELETED_NAME
+from schotten.web.storage.db import AccountRow, RatingRow
+from schotten.web.storage.store import Store
 
 STATIC = WebSettings().static_dir
 

@@ -1,4 +1,4 @@
-"""Per-address limits (schotten/web/quotas.py): one rate over a client's HTTP requests and socket
+"""Per-address limits (schotten/web/edge/quotas.py): one rate over a client's HTTP requests and socket
 messages together, tables per address (a rate, open tables, AI games in play), sockets per address,
 spectators per game, open tables that expire, and a lobby a flood of open tables cannot hide games
 from. Each limit is set low here; the TestClient's address is ``testclient``. The last tests run a
@@ -36,8 +36,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from schotten.web import create_app
-from schotten.web.quotas import Quotas, address_of
-from schotten.web.settings import WebSettings
+from schotten.web.core.settings import WebSettings
+from schotten.web.edge.quotas import Quotas, address_of
 
 TIMEOUT = 20.0
 """A guard against a hung server, not a measurement."""

@@ -26,11 +26,11 @@ from helpers_ratings import (
 from helpers_web import FakeClock, app_at, receive_state, service_of, socket_path, test_settings
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
 
-from schotten.web import ratings
-from schotten.web.errors import LogConflict
-from schotten.web.glicko2 import rate
-from schotten.web.store import Store
-from schotten.web.vocab import Ending
+from schotten.web.core.errors import LogConflict
+from schotten.web.core.vocab import Ending
+from schotten.web.players import ratings
+from schotten.web.players.glicko2 import rate
+from schotten.web.storage.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

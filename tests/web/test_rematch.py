@@ -33,10 +33,10 @@ from helpers_web import (
 from starlette.testclient import TestClient
 
 from schotten.web import create_app
-from schotten.web.errors import ServiceError
-from schotten.web.offer import OfferState
-from schotten.web.settings import WebSettings
-from schotten.web.store import GameInfo
+from schotten.web.core.errors import ServiceError
+from schotten.web.core.offer import OfferState
+from schotten.web.core.settings import WebSettings
+from schotten.web.storage.store import GameInfo
 
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 

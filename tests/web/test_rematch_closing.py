@@ -30,10 +30,10 @@ from starlette.testclient import TestClient
 from test_rematch import ask, finish, finished_game, granted, seated
 
 from schotten.web import create_app
-from schotten.web.errors import ServiceError
-from schotten.web.offer import Offer, OfferState
-from schotten.web.rematch import MAX_REMATCH_OFFERS
-from schotten.web.settings import WebSettings
+from schotten.web.core.errors import ServiceError
+from schotten.web.core.offer import Offer, OfferState
+from schotten.web.core.settings import WebSettings
+from schotten.web.rematch.rematcher import MAX_REMATCH_OFFERS
 
 CLOSED_KEYS = {"id", "by", "reason"}
 

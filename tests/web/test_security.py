@@ -21,8 +21,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from schotten.web import create_app
-from schotten.web.security import FORBIDDEN_ORIGIN_CLOSE, POLICY, normal_origin
-from schotten.web.settings import PACKAGE_DIR, WebSettings
+from schotten.web.core.settings import PACKAGE_DIR, WebSettings
+from schotten.web.edge.security import FORBIDDEN_ORIGIN_CLOSE, POLICY, normal_origin
 
 FOREIGN = "http://testserver:9000"
 """A page on another port of the same host: another origin."""

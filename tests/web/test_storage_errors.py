@@ -26,8 +26,8 @@ from starlette.websockets import WebSocketDisconnect
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
 
 from schotten.web import create_app
-from schotten.web.db import make_engine
-from schotten.web.errors import DAMAGED, UNAVAILABLE
+from schotten.web.core.errors import DAMAGED, UNAVAILABLE
+from schotten.web.storage.db import make_engine
 
 BUSY_TIMEOUT = 0.5
 WAIT_BOUND = 10.0

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
 
-from schotten.web.errors import LogConflict, StoreUnavailable
-from schotten.web.store import Append, Entry, GameInfo, Store
-from schotten.web.vocab import Mode, Status
-from schotten.web.writer import Writer
+from schotten.web.core.errors import LogConflict, StoreUnavailable
+from schotten.web.core.vocab import Mode, Status
+from schotten.web.storage.store import Append, Entry, GameInfo, Store
+from schotten.web.storage.writer import Writer
 
 GAMES = 12
 ENTRIES = 4
@@ -127,7 +127,7 @@ def test_a_database_that_cannot_be_used_fails_the_whole_batch(tmp_path: Path) ->
 
 
 def _metric(name: str) -> float:
-    from schotten.web.metrics import REGISTRY
+    from schotten.web.core.metrics import REGISTRY
 
     value = REGISTRY.get_sample_value(name)
     return 0.0 if value is None else value

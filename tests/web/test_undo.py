@@ -5,7 +5,7 @@ is not in docs/rules.md. A seat may take back its last card play of the turn (a 
 stone, a combat mode or a ruse, with the claims and choices it made after it) only while
 that seat is still the one deciding, and only while nothing hidden was revealed to it
 since: no draw, no Recruiter draw, no card taken from a deck. It is read from the engine's
-history and movers (``schotten.web.gamelog.undo_span``), and stored as an undo entry in
+history and movers (``schotten.web.games.gamelog.undo_span``), and stored as an undo entry in
 the game's append-only log.
 """
 
@@ -34,8 +34,8 @@ from helpers_web import (
 from schotten.bots.registry import make_bot
 from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings
 from schotten.engine.view import view
-from schotten.web.gamelog import LogError, fold, rebuilt, replay, undo_span
-from schotten.web.store import Entry
+from schotten.web.games.gamelog import LogError, fold, rebuilt, replay, undo_span
+from schotten.web.storage.store import Entry
 
 CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
 

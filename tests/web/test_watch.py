@@ -14,7 +14,8 @@ from helpers_web import Duel, choose, service_of, test_settings
 from sqlalchemy import create_engine
 from starlette.testclient import TestClient
 
-from schotten.web import create_app, watch
+from schotten.web import create_app
+from schotten.web.routes import watch
 
 METRICS = ("schotten_log_entries_total", "schotten_commit_seconds_bucket", "schotten_store_errors_total",
            "schotten_ai_queue", "schotten_ai_wait_seconds_count", "schotten_games_loaded",

@@ -34,7 +34,7 @@ from helpers_web import (
 from starlette.testclient import TestClient
 
 from schotten.web import create_app
-from schotten.web.sockets import OVERFLOW_CLOSE, Connection, RateLimit
+from schotten.web.games.sockets import OVERFLOW_CLOSE, Connection, RateLimit
 
 DEEP = "[" * 2000 + "]" * 2000
 

@@ -24,7 +24,8 @@ from typing import Any
 from helpers_web import SEED, Duel, choose, create, join, receive_state, socket_path, test_settings
 from starlette.testclient import TestClient
 
-from schotten.web import create_app, db
+from schotten.web import create_app
+from schotten.web.storage import db
 
 TOKENS: dict[str, list[str | None]] = {}
 """Each game's seat tokens, as the tests need them to play on."""

@@ -43,7 +43,7 @@ from helpers_web import (
 )
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from schotten.web import db
+from schotten.web.storage import db
 
 TOKENS: dict[str, list[str | None]] = {}
 """Each game's seat tokens, as the tests need them to play on."""

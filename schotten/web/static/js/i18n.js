@@ -13,7 +13,7 @@ const ENDONYMS = { en: "English", pt: "Português", ca: "Català" };
 let messages = {};
 let current = "en";
 
-// Joins a plural message's msgid and a CLDR category in the catalogue's keys (schotten/web/i18n.py).
+// Joins a plural message's msgid and a CLDR category in the catalogue's keys (schotten/web/routes/i18n.py).
 const PLURAL_GLUE = "\u0004";
 const pluralRules = new Map();
 

@@ -1,0 +1,256 @@
+"""The other server processes, seen from this one: what it tells them, what it hears from them, and
+whether it is the conductor (the process that plays the AI and keeps the clocks).
+
+- ``game`` (``version``, ``ai``): a game's log or row changed here (a move, a seat taken, a clock,
+  a rematch). A process holding the game catches up from the database and sends its clients their
+  views; the conductor also loads a game whose AI is to move.
+- ``chat`` (``line``): a chat line was stored; a process holding the game sends it to its clients.
+- ``mute`` (``seat``, ``muted``): a seat muted or unmuted the other's chat; its clients get their state.
+- ``presence`` (``seats``): how many sockets of each seat this process serves, when that changes and
+  every ``PRESENCE_EVERY`` s; the others count a seat connected there until ``PRESENCE_TTL``.
+- ``hello``: this process began to hold a game; those serving its seats answer with ``presence``.
+- ``clocks``: a new conductor gave the running clocks back a time when no process served; every
+  process catches up its timed games. (Each process notes every ``PRESENCE_EVERY`` s in the database
+  that it serves, while Redis can be reached.)
+
+A process alone (no Redis) tells nobody and is the conductor from its start. With Redis, the
+conductor holds the lease ``CONDUCTOR`` (``lease``); a process that loses Redis closes its game
+sockets (clients see "reconnecting" and come back once it is back) and refuses new ones meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+from redis.exceptions import RedisError
+
+from ..core.settings import WebSettings
+from .fanout import Bus, Event, LocalBus, RedisBus
+from .lease import RedisLease
+
+if TYPE_CHECKING:
+    from ..games.authority import Authority, LiveGame
+
+logger = logging.getLogger("schotten.web")
+
+CONDUCTOR = "schotten:conductor"
+ONLINE = "schotten:online:"
+"""Each process's set of the seats it serves sockets of (``game:seat``), for "players online"."""
+PRESENCE_EVERY = 5.0
+PRESENCE_TTL = 15.0
+"""Seconds a process's word that a seat is connected there holds unless it says it again."""
+REDIS_LOST_CLOSE = 1012
+"""The close code of the game sockets when Redis is lost ("service restart": the page reconnects)."""
+
+
+def process_name() -> str:
+    """This process's name among the others: host, process id and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Peers:
+    """This process's side of the cluster for ``authority`` (see the module's docstring)."""
+
+    def __init__(self, authority: Authority, settings: WebSettings) -> None:
+        self.authority = authority
+        self.origin = process_name()
+        self.clustered = bool(settings.redis_url)
+        self.bus: Bus = RedisBus(settings.redis_url, self.origin) if self.clustered else LocalBus()
+        self.lease = RedisLease(settings.redis_url, CONDUCTOR, self.origin) if self.clustered else None
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        self._pending: dict[str, list[Event]] = {}
+        self._beat: asyncio.Task[None] | None = None
+
+    @property
+    def healthy(self) -> bool:
+        """Whether the other processes hear this one (always, alone)."""
+        return self.bus.healthy
+
+    async def start(self) -> None:
+        """Hear the others and try for the conductor's lease (alone: conduct at once)."""
+        await self.bus.start(self._heard, self._lost, self._back)
+        if self.lease is None:
+            await self.authority.conduct()
+            return
+        self.lease.start(self.authority.conduct, self.authority.step_down)
+        self._beat = asyncio.create_task(self._presence_loop())
+
+    async def stop(self) -> None:
+        """Give the lease back, stop hearing and telling."""
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beat
+        if self.lease is not None:
+            await self.lease.stop()
+        for task in list(self._catching.values()):
+            task.cancel()
+        await self.bus.stop()
+
+    # ------------------------------------------------------------ telling
+
+    def changed(self, game: LiveGame, stored: dict[str, Any] | None = None) -> None:
+        """The game's log or row changed here (``stored``: the entry just stored and the row after it,
+        ``following.committed``): the others follow."""
+        if self.clustered:
+            self.bus.tell({"kind": "game", "game": game.info.id, "version": game.version,
+                           "ai": game.ai_to_move, **(stored or {})})
+
+    def said(self, game: LiveGame, line: dict[str, Any]) -> None:
+        """A chat line of the game was stored here."""
+        if self.clustered:
+            self.bus.tell({"kind": "chat", "game": game.info.id, "line": line})
+
+    def muted(self, game: LiveGame, seat: int, muted: bool) -> None:
+        """A seat of the game muted or unmuted the other's chat here."""
+        if self.clustered:
+            self.bus.tell({"kind": "mute", "game": game.info.id, "seat": seat, "muted": muted})
+
+    def present(self, game: LiveGame) -> None:
+        """Tell which seats of the game have sockets here."""
+        if self.clustered:
+            self.bus.tell({"kind": "presence", "game": game.info.id, "seats": game.local_seats()})
+
+    def clocks_moved(self) -> None:
+        """The running clocks were given back a downtime in the database: the others catch up."""
+        if self.clustered:
+            self.bus.tell({"kind": "clocks"})
+
+    def holding(self, game: LiveGame) -> None:
+        """This process began to hold the game: the others say which of its seats they serve, and the
+        game catches up once more (a change heard while it was being loaded was not applied to it)."""
+        if self.clustered:
+            self.bus.tell({"kind": "hello", "game": game.info.id})
+            self.catch_up(game.info.id)
+
+    # ------------------------------------------------------------ hearing
+
+    def _heard(self, event: Event) -> None:
+        game_id, kind = event.get("game"), event.get("kind")
+        if kind == "clocks":
+            for held in list(self.authority.games.values()):
+                if held.clock is not None and held.clock.running is not None:
+                    self.catch_up(held.info.id)
+            return
+        if not isinstance(game_id, str):
+            return
+        game = self.authority.games.get(game_id)
+        if kind == "game":
+            if self.authority.conducting:
+                self.authority.heard_deadline(event)
+            wanted = bool(event.get("ai")) and self.authority.conducting
+            if game is not None or wanted:
+                self.catch_up(game_id, event)
+            return
+        if game is None:
+            return
+        if kind == "chat" and isinstance(event.get("line"), dict):
+            self.authority.chat.heard(game, event["line"])
+        elif kind == "mute":
+            self.authority.chat.heard_mute(game, int(event["seat"]), bool(event["muted"]))
+        elif kind == "presence":
+            self._heard_presence(game, str(event.get("from")), event.get("seats"))
+        elif kind == "hello" and any(game.local_seats()):
+            self.present(game)
+
+    def _heard_presence(self, game: LiveGame, origin: str, seats: Any) -> None:
+        if not (isinstance(seats, list) and len(seats) == 2):
+            return
+        before = game.connected_seats()
+        counts = (int(seats[0]), int(seats[1]))
+        if any(counts):
+            game.remote[origin] = (counts, time.monotonic() + PRESENCE_TTL)
+        else:
+            game.remote.pop(origin, None)
+        self.authority.presence_moved(game, before)
+
+    def catch_up(self, game_id: str, event: Event | None = None) -> None:
+        """Bring this process's copy of the game up to date: with the change ``event`` carries, else
+        from the database. A game's changes are followed one at a time, in the order heard."""
+        self._pending.setdefault(game_id, []).append(event or {})
+        if game_id not in self._catching:
+            self._catching[game_id] = asyncio.create_task(self._catch_up(game_id))
+
+    async def _catch_up(self, game_id: str) -> None:
+        try:
+            while self._pending.get(game_id):
+                event = self._pending[game_id].pop(0)
+                try:
+                    await self.authority.follow(game_id, event)
+                except Exception as error:
+                    logger.error("game %s could not catch up (%s: %s)", game_id, type(error).__name__, error)
+        finally:
+            self._catching.pop(game_id, None)
+            self._pending.pop(game_id, None)
+
+    def _lost(self) -> None:
+        self.authority.drop_sockets(REDIS_LOST_CLOSE)
+
+    def _back(self) -> None:
+        for game_id in list(self.authority.games):
+            self.catch_up(game_id)
+
+    async def _presence_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            try:
+                self.beat()
+                await self._store_online()
+                if self.healthy:
+                    await self.authority.db(self.authority.store.beat, self.authority.now())
+            except (RedisError, OSError):
+                pass
+            except Exception:
+                logger.exception("the presence beat failed")
+
+    async def _store_online(self) -> None:
+        """Keep this process's seats online in Redis (``ONLINE``), until ``PRESENCE_TTL`` unless renewed."""
+        if not isinstance(self.bus, RedisBus):
+            return
+        key, seats = ONLINE + self.origin, sorted(self.local_online())
+        async with self.bus.client.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if seats:
+                pipe.sadd(key, *seats)
+                pipe.pexpire(key, int(PRESENCE_TTL * 1000))
+            await pipe.execute()
+
+    def local_online(self) -> set[str]:
+        """The seats (``game:seat``) with a socket open to this process."""
+        return {f"{game_id}:{conn.seat}" for game_id, game in list(self.authority.games.items())
+                for conn in game.connections if conn.seat is not None and not conn.closed.is_set()}
+
+    async def online(self) -> int:
+        """How many seats have a socket open to any process (other processes' as they last said; this
+        process's as it is now)."""
+        seats = self.local_online()
+        if isinstance(self.bus, RedisBus) and self.bus.healthy:
+            try:
+                keys = [key async for key in self.bus.client.scan_iter(match=ONLINE + "*", count=500)
+                        if key.decode() != ONLINE + self.origin]
+                if keys:
+                    found = await self.bus.client.sunion(keys)
+                    seats |= {m.decode() if isinstance(m, bytes) else str(m) for m in found}
+            except (RedisError, OSError):
+                pass
+        return len(seats)
+
+    def beat(self) -> None:
+        """Say again which seats have sockets here, and forget what others said and did not renew."""
+        now = time.monotonic()
+        for game in list(self.authority.games.values()):
+            if any(game.local_seats()):
+                self.present(game)
+            stale = [origin for origin, (_, until) in game.remote.items() if until <= now]
+            if stale:
+                before = game.connected_seats()
+                for origin in stale:
+                    del game.remote[origin]
+                self.authority.presence_moved(game, before)

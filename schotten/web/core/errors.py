@@ -1,0 +1,79 @@
+"""Refused API requests: ``ServiceError`` (an HTTP status and a clear English message), the
+refusal shared by every request that needs a game at a table where none was played,
+``GameDamaged`` (a stored log that does not replay: 409, on a socket ``damaged``) and
+``StoreUnavailable`` (the database cannot be used now: HTTP 503, on a socket ``unavailable``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .vocab import Status
+
+if TYPE_CHECKING:
+    from ..storage.store import GameInfo
+
+NOTHING_AT_A_CLOSED_TABLE = {
+    "record": "there is no game record to download",
+    "replay": "there is nothing to replay",
+    "rematch": "there is no game here to have a rematch of: answer or ask from the page of the game before",
+}
+"""What each request needing a game is told at a closed rematch table (see ``check_has_game``)."""
+NOTHING_YET = {
+    "record": "there is no game record to download yet",
+    "replay": "there is nothing to replay yet",
+    "rematch": "there is no game to have a rematch of yet: a rematch can be asked for once a game "
+               "here is over",
+}
+"""What each request needing a game is told at a table waiting for its second player."""
+NOT_BEGUN = "the game has not begun yet: this table is waiting for its second player, so {}"
+"""The refusal (409) of a request needing a game at an open table, filled in from ``NOTHING_YET``."""
+
+
+class ServiceError(Exception):
+    """A refused API request: the HTTP status and a clear English message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+UNAVAILABLE = ("the server cannot store anything right now (its database is unavailable): nothing changed, "
+               "try again in a moment")
+"""What a client is told (HTTP 503, socket ``unavailable``) when the database cannot be used."""
+DAMAGED = ("this game's stored record is damaged and cannot be replayed: it cannot be shown or played on "
+           "(the other games are not affected)")
+"""What a client is told (HTTP 409, socket ``damaged``) about a game whose log does not replay."""
+
+
+class GameDamaged(ServiceError):
+    """A game whose stored log does not replay (409 over HTTP, ``damaged`` on a socket)."""
+
+    def __init__(self) -> None:
+        super().__init__(409, DAMAGED)
+
+
+class LogConflict(Exception):
+    """An entry not stored because the game's log already holds an entry at its index: another
+    server process stored that game's next entry first (the log's key is (game, index))."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used now (locked, full, down, its file deleted or read-only): nothing
+    was stored. ``message`` is a clear English sentence naming what went wrong (never a secret)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def check_has_game(info: GameInfo, what: str) -> None:
+    """Refuse (409) a request about ``what`` (a key of ``NOTHING_YET``) at the table ``info`` if no
+    game was played there: a closed rematch table (its offer was withdrawn or declined before
+    anyone played) or one waiting for its second player."""
+    if info.status == Status.CLOSED:
+        how = info.rematch_closed.state if info.rematch_closed is not None else "withdrawn or declined"
+        raise ServiceError(409, f"this table was closed before its game began (the rematch offer was "
+                           f"{how}): {NOTHING_AT_A_CLOSED_TABLE[what]}")
+    if info.status == Status.OPEN:
+        raise ServiceError(409, NOT_BEGUN.format(NOTHING_YET[what]))

@@ -1,2 +1,0 @@
-"""The Alembic migrations of the web app's tables: ``env.py`` and one module per revision in ``versions/``
-(run by ``schotten.web.migrate``; docs/web.md, "Persistence", says how to add one)."""

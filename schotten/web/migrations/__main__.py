@@ -1,7 +1,0 @@
-"""Write the next revision (``migrate.new_revision``): ``python -m schotten.web.migrations "what"``."""
-
-import sys
-
-from schotten.web.migrate import new_revision
-
-new_revision(" ".join(sys.argv[1:]) or "change")

@@ -1,0 +1,64 @@
+"""Who sits at each table: the seats' usernames (for accounts) and their ratings in the table's pool,
+as the lobby, "My games" and a table's summary show them (read fresh: ratings change as games end).
+A deleted account has no username here (its seats show the anonymous name the games hold)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..core.vocab import pool_name
+from ..storage.db import AccountRow, RatingRow
+from ..storage.store import GameInfo
+from .ratings import DEFAULT, Glicko
+
+
+@dataclass(slots=True)
+class Seated:
+    """A table's two seats: each one's username if an account plays it, its rating and whether that
+    rating is provisional (None and False for a guest, the AI or a free seat)."""
+
+    usernames: list[str | None] = field(default_factory=lambda: [None, None])
+    ratings: list[int | None] = field(default_factory=lambda: [None, None])
+    provisional: list[bool] = field(default_factory=lambda: [False, False])
+
+
+def pool_of(info: GameInfo) -> str | None:
+    """The rating pool of a game (None: untimed, so never rated)."""
+    if info.clock is None:
+        return None
+    return pool_name(info.variant, info.clock.control.turn_based)
+
+
+def seated(session: Session, infos: Sequence[GameInfo]) -> dict[str, Seated]:
+    """Each game's ``Seated``, by id (two queries for all of them)."""
+    ids = {owner for info in infos for owner in info.accounts if owner is not None}
+    if not ids:
+        return {}
+    live = (select(AccountRow.id, AccountRow.username)
+            .where(AccountRow.id.in_(ids), AccountRow.deleted.is_(None)))
+    names: dict[int, str] = {row[0]: row[1] for row in session.execute(live)}
+    rows = session.scalars(select(RatingRow).where(RatingRow.account_id.in_(ids)))
+    ratings = {(row.account_id, row.pool): Glicko(row.rating, row.rd, row.volatility) for row in rows}
+    found: dict[str, Seated] = {}
+    for info in infos:
+        if any(owner is not None for owner in info.accounts):
+            found[info.id] = _seats(info, names, ratings)
+    return found
+
+
+def _seats(info: GameInfo, names: dict[int, str],
+           ratings: dict[tuple[int, str], Glicko]) -> Seated:
+    seats = Seated()
+    pool = pool_of(info)
+    for seat, owner in enumerate(info.accounts):
+        if owner is None:
+            continue
+        seats.usernames[seat] = names.get(owner)
+        if pool is not None:
+            rating = ratings.get((owner, pool), DEFAULT)
+            seats.ratings[seat], seats.provisional[seat] = round(rating.rating), rating.provisional
+    return seats

@@ -1,0 +1,257 @@
+"""The "Play now" API: enter a pool, ask how it goes (which pairs, see ``pairing``), cancel, and the pools.
+
+| route                       | answer                                                                      |
+|-----------------------------|-----------------------------------------------------------------------------|
+| ``POST /api/play-now``      | enter (``EnterPool``) and try to pair at once: the status                   |
+| ``GET /api/play-now``       | the status: ``waiting`` (tries to pair), ``paired`` (seat given), ``none`` |
+| ``DELETE /api/play-now``    | cancel: ``cancelled``, ``paired`` (too late: the game) or ``none``          |
+| ``GET /api/play-now/pools`` | how many wait in each pool and how many players are online                  |
+
+The waiting ticket is in the HttpOnly, SameSite=Lax cookie ``pool_ticket`` (``__Host-pool_ticket``
+over HTTPS), never in a URL; once paired, the answer sets the seat cookie ``seat_{id}`` to it (the
+ticket is that seat's token) and clears the ticket cookie.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Literal
+
+from fastapi import Depends, FastAPI, Request, Response
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..core.clock import TimeControl
+from ..core.errors import ServiceError
+from ..core.schemas import ClockSpec, ErrorBody, Variant, clean_nickname
+from ..edge import quotas
+from ..games.seats import cookie_name, token_hash
+from ..players.accounts import AccountRef
+from ..players.identity import viewer
+from ..service import GameService
+from .pairing import PRESETS, Pairing, Waiter, pool_key, preset_of, reach
+
+TICKET_COOKIE = "pool_ticket"
+TICKET_AGE = 24 * 3600
+SeatCookie = Callable[[Response, str, str, bool], None]
+"""How a seat cookie is set (``app._seat_cookie``): the answer, the game id, the token, https."""
+_ERRORS: dict[int | str, dict[str, object]] = {code: {"model": ErrorBody}
+                                                for code in (403, 409, 422, 429, 503)}
+
+
+class EnterPool(BaseModel):
+    """Entering a pool: a variant, a preset time control (by its name, ``preset``, or as a ``clock``),
+    rated (accounts only) or casual; a guest's nickname (an account plays under its username)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    variant: Variant = "base"
+    clock: ClockSpec | None = None
+    preset: str | None = Field(None, max_length=16)
+    rated: bool = Field(False, strict=True)
+    nickname: str | None = None
+
+    @field_validator("nickname", mode="before")
+    @classmethod
+    def _nickname(cls, value: object) -> str | None:
+        return None if value is None else clean_nickname(value)
+
+    @model_validator(mode="after")
+    def _preset(self) -> EnterPool:
+        shown = ", ".join(f"{name} {PRESETS[name].to_dict()}" for name in PRESETS)
+        if (self.clock is None) == (self.preset is None):
+            raise ValueError(f'give the time control as "preset" (its name) or as "clock": {shown}')
+        if self.preset is not None and self.preset not in PRESETS:
+            raise ValueError(f"Play now offers these time controls only: {shown}")
+        if self.clock is not None and preset_of(self.clock.control()) is None:
+            raise ValueError(f"Play now offers these time controls only: {shown}")
+        return self
+
+    def control(self) -> TimeControl:
+        """The time control asked for."""
+        if self.preset is not None:
+            return PRESETS[self.preset]
+        assert self.clock is not None
+        return self.clock.control()
+
+
+class PoolStatus(BaseModel):
+    """Where a browser's waiting stands: ``waiting`` (its pool, since when, its rating range),
+    ``paired`` (its game and seat; the seat cookie is set), ``cancelled`` or ``none``."""
+
+    status: Literal["waiting", "paired", "cancelled", "none"]
+    game: str | None = None
+    seat: int | None = None
+    url: str | None = None
+    variant: str | None = None
+    preset: str | None = None
+    clock: dict[str, int] | None = None
+    rated: bool | None = None
+    since: str | None = None
+    waited: float | None = None
+    range: int | None = None
+    """A rated entry's reach now: opponents within this many points (it widens as one waits)."""
+    ai_offer_after: float | None = None
+    """Seconds alone after which the page offers a game against the AI meanwhile."""
+
+
+class PoolCount(BaseModel):
+    """How many wait in one pool."""
+
+    variant: str
+    preset: str
+    clock: dict[str, int]
+    rated: bool
+    waiting: int
+
+
+class Pools(BaseModel):
+    """The pools someone waits in, how many wait in all, and how many players are online: the entries
+    waiting plus the seats of this process's games with a socket open (a player in two games counts twice)."""
+
+    pools: list[PoolCount]
+    waiting: int
+    online: int
+
+
+class PlayNow:
+    """The routes' work: the pairing in worker threads, the timekeeper told of each new game."""
+
+    def __init__(self, service: GameService, seat_cookie: SeatCookie) -> None:
+        self.service = service
+        self.authority = service.authority
+        self.pairing = Pairing(self.authority)
+        self.seat_cookie = seat_cookie
+        self.https = service.settings.https
+        self.rates = quotas.Rates("tables_rate", service.settings.tables_rate,
+                                  SlidingWindowCounterRateLimiter(MemoryStorage()))
+
+    async def pair(self, ticket_hash: str) -> str | None:
+        """Try to pair the entry (``Pairing.pair``); the timekeeper learns the new game's deadline."""
+        game = await self.authority.db(self.pairing.pair, ticket_hash)
+        if game is not None:
+            self.authority.wake_clocks()
+        return game
+
+    async def enter(self, body: EnterPool, account: AccountRef | None, request: Request,
+                    response: Response) -> PoolStatus:
+        """Enter a pool (403 rated for a guest, 422 a guest without a nickname, 429 too often)."""
+        if body.rated and account is None:
+            raise ServiceError(403, "log in to play rated games; guests play casual games")
+        if account is None and body.nickname is None:
+            raise ServiceError(422, 'a guest plays under a nickname: send "nickname"')
+        refused = self.rates.hit(quotas.address_of(request.client))
+        if refused is not None:
+            raise quotas.LimitError(quotas.over_rate(refused, "entries into Play now"), refused[1])
+        old = self.ticket(request)
+        if old is not None:
+            before = await self.cancel(old, response)
+            if before.status == "paired":
+                return before
+        ticket = secrets.token_urlsafe(24)
+        await self.authority.db(self.pairing.enter, token_hash(ticket), body.variant, body.control(),
+                                body.rated, account, body.nickname or "")
+        self.set_ticket(response, ticket)
+        return await self.look(ticket, response)
+
+    async def look(self, ticket: str, response: Response) -> PoolStatus:
+        """The entry's status, seen now; a waiting one tries to pair, a paired one is handed over."""
+        hashed = token_hash(ticket)
+        waiter = await self.authority.db(self.pairing.touch, hashed)
+        if waiter is None:
+            self.clear_ticket(response)
+            return PoolStatus(status="none")
+        if waiter.game is None and await self.pair(hashed) is None:
+            return self.waiting(waiter)
+        return await self.hand_over(ticket, response)
+
+    async def hand_over(self, ticket: str, response: Response) -> PoolStatus:
+        """Give a paired entry's seat to the browser: its seat cookie, the ticket cookie cleared."""
+        waiter = await self.authority.db(self.pairing.hand_over, token_hash(ticket))
+        self.clear_ticket(response)
+        if waiter is None or waiter.game is None:
+            return PoolStatus(status="none")
+        self.seat_cookie(response, waiter.game, ticket, self.https)
+        return PoolStatus(status="paired", game=waiter.game, seat=waiter.seat, url=f"/game/{waiter.game}",
+                          **pool_key(waiter))
+
+    async def cancel(self, ticket: str, response: Response) -> PoolStatus:
+        """Stop waiting (a paired entry is handed over instead)."""
+        waiter = await self.authority.db(self.pairing.cancel, token_hash(ticket))
+        if waiter is not None and waiter.game is not None:
+            return await self.hand_over(ticket, response)
+        self.clear_ticket(response)
+        return PoolStatus(status="none" if waiter is None else "cancelled")
+
+    def waiting(self, waiter: Waiter) -> PoolStatus:
+        """The answer of an entry still waiting."""
+        settings, now = self.service.settings, self.authority.now()
+        widened = int(reach(settings.pair_range, settings.pair_widen, waiter, now)) if waiter.rated else None
+        return PoolStatus(status="waiting", since=waiter.since.isoformat(),
+                          waited=round(waiter.waited(now), 1), range=widened,
+                          ai_offer_after=settings.pool_ai_offer, **pool_key(waiter))
+
+    async def pools(self) -> Pools:
+        """How many wait in each pool, in all, and how many players are online."""
+        waiters = await self.authority.db(self.pairing.waiting)
+        counts: dict[tuple[str, str, bool], PoolCount] = {}
+        for waiter in waiters:
+            key = pool_key(waiter)
+            found = counts.setdefault((waiter.variant, key["preset"], waiter.rated),
+                                      PoolCount(**key, waiting=0))
+            found.waiting += 1
+        seats = await self.authority.peers.online()
+        return Pools(pools=list(counts.values()), waiting=len(waiters), online=len(waiters) + seats)
+
+    def ticket(self, request: Request) -> str | None:
+        """The waiting ticket the request's cookie holds, or None."""
+        found = request.cookies.get(cookie_name(TICKET_COOKIE, self.https))
+        return found if found and len(found) <= 200 else None
+
+    def set_ticket(self, response: Response, ticket: str) -> None:
+        """Give the browser its waiting ticket (HttpOnly, SameSite=Lax, the whole site)."""
+        response.set_cookie(cookie_name(TICKET_COOKIE, self.https), ticket, max_age=TICKET_AGE, path="/",
+                            httponly=True, samesite="lax", secure=self.https)
+
+    def clear_ticket(self, response: Response) -> None:
+        """Take the waiting ticket away from the browser."""
+        response.delete_cookie(cookie_name(TICKET_COOKIE, self.https), path="/", httponly=True,
+                               samesite="lax", secure=self.https)
+
+
+def install(app: FastAPI, service: GameService, seat_cookie: SeatCookie) -> PlayNow:
+    """Add the Play now routes to ``app`` (see the module's table)."""
+    play = PlayNow(service, seat_cookie)
+    app.state.play_now = play
+
+    @app.post("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
+    async def enter_pool(body: EnterPool, request: Request, response: Response,
+                         account: AccountRef | None = Depends(viewer)) -> PoolStatus:  # noqa: B008
+        """Wait in a pool for a stranger (a rated pool: accounts only); paired at once if someone fits."""
+        return await play.enter(body, account, request, response)
+
+    @app.get("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
+    async def pool_status(request: Request, response: Response) -> PoolStatus:
+        """How this browser's waiting goes (poll it about every second: an entry not seen for
+        ``pool_entry_ttl`` is dropped); once paired, the seat cookie is set."""
+        ticket = play.ticket(request)
+        if ticket is None:
+            return PoolStatus(status="none")
+        return await play.look(ticket, response)
+
+    @app.delete("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
+    async def leave_pool(request: Request, response: Response) -> PoolStatus:
+        """Stop waiting (if already paired, the answer gives the game)."""
+        ticket = play.ticket(request)
+        if ticket is None:
+            return PoolStatus(status="none")
+        return await play.cancel(ticket, response)
+
+    @app.get("/api/play-now/pools", response_model=Pools)
+    async def pools() -> Pools:
+        """How many wait in each pool and how many players are online."""
+        return await play.pools()
+
+    return play

@@ -1,0 +1,4 @@
+"""Rematch offers: asked, accepted, withdrawn, declined (their states are ``core.offer``).
+
+May import: ``games`` and below.
+"""

@@ -1,0 +1,4 @@
+"""A game's chat: rooms, mutes, rates, stored before it is told.
+
+May import: ``games`` and below. Reached by the games through ``games.ports.Talk``.
+"""
