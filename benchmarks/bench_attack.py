@@ -61,7 +61,7 @@ import websockets
 from bench_web import free_port, summary
 
 from schotten.web.core.settings import WebSettings
-from schotten.web.games.seats import seat_cookie
+from schotten.web.players.seats import seat_cookie
 
 HOST = "127.0.0.1"
 THINK = 0.2

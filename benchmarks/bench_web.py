@@ -46,9 +46,10 @@ import websockets
 from schotten.engine import ACTIONS, GameState, Kind, Settings
 from schotten.engine.view import view
 from schotten.web.core.vocab import Mode, Status
-from schotten.web.games.authority import LiveGame
+from schotten.web.games.live import LiveGame
 from schotten.web.games.outbound import state_text
-from schotten.web.storage.store import Entry, GameInfo, Store
+from schotten.web.storage.rows import Entry, GameInfo
+from schotten.web.storage.store import Store
 from schotten.web.storage.writer import Writer
 
 MESSAGE_SEED = 11

@@ -40,11 +40,10 @@ from .core.schemas import (
 from .core.settings import WebSettings
 from .edge import quotas, security
 from .edge import server as edge
-from .games.seats import cookie_name, seat_cookie, seat_cookies
 from .players.identity import viewer
-from .playnow import play as playnow
+from .players.seats import cookie_name, seat_cookie, seat_cookies
 from .routes import accounts as account_routes
-from .routes import i18n, watch
+from .routes import i18n, playnow, watch
 from .routes import players as player_routes
 from .service import GameService
 
@@ -95,7 +94,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     _error_handlers(app)
-    quotas.install(app, settings, service)
+    quotas.install(app, settings, service.quotas)
     security.install(app, settings)
     edge.install(app, settings)
     watch.install(app, settings, service)
@@ -373,7 +372,7 @@ def _page_routes(app: FastAPI, settings: WebSettings, service: GameService) -> N
         game = await service.live(game_id)
         if game is None:
             return _missing_game(game_id)
-        if not token or await service.authority.seat_of(game, token) is None:
+        if not token or await service.authority.host.seat_of(game, token) is None:
             return _page(settings, "game")
         rest = request.url.remove_query_params("token")
         response = RedirectResponse(rest.path + (f"?{rest.query}" if rest.query else ""), status_code=303,

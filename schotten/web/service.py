@@ -2,12 +2,13 @@
 
 | part                        | job                                                          |
 |-----------------------------|--------------------------------------------------------------|
-| ``authority.Authority``     | the games being served: tables, seats, actions, undo, the AI |
-| ``rematch.Rematcher``       | rematch offers (their states are in ``offer``)               |
-| ``sockets.SocketServer``    | the WebSocket transport (the authority is its host)          |
-| ``outbound``                | what clients are sent (state messages, tables, replays)      |
-| ``store.Store``             | the database                                                  |
-| ``accounts.Accounts``       | accounts, passwords and sessions                             |
+| ``games.authority.Authority`` | the games being served: tables, seats, actions, undo, the AI |
+| ``rematch.rematcher.Rematcher`` | rematch offers (their states are in ``core.offer``)      |
+| ``games.sockets.SocketServer`` | the WebSocket transport (``games.host`` is its host)      |
+| ``talk.chat.Chat``          | each game's chat                                              |
+| ``cluster.peers.Peers``     | the other processes (with Redis; alone: ``games.ports.Alone``) |
+| ``storage.store.Store``     | the database                                                  |
+| ``players.accounts.Accounts`` | accounts, passwords and sessions                            |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -21,27 +22,35 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
-from .core.errors import ServiceError, StoreUnavailable, check_has_game
+from .core.errors import ServiceError, StoreUnavailable
 from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .core.settings import WebSettings
 from .core.vocab import Status
 from .edge.quotas import UNKNOWN_ADDRESS
 from .games.ai import AiPool
-from .games.authority import Authority, LiveGame
+from .games.authority import Authority
 from .games.gamelog import standing
+from .games.live import LiveGame
 from .games.outbound import replay_steps, table_of
-from .games.seats import cookie_tokens, seat_of_token
+from .games.ports import Alone, Cluster
 from .games.sockets import SocketServer
+from .games.tables import check_has_game
 from .players import ratings
 from .players.accounts import AccountRef, Accounts
 from .players.people import Seated, seated
+from .players.seats import cookie_tokens, seat_of_token
 from .rematch.rematcher import Rematcher
-from .storage.store import GameInfo, Store
+from .storage.rows import GameInfo
+from .storage.store import Store
+from .talk.chat import Chat
+
+if TYPE_CHECKING:
+    from .cluster.peers import Peers
 
 REPLAY_CACHE = 16
 """How many finished games' replays are kept built."""
@@ -54,23 +63,30 @@ class GameService:
         self.settings = settings
         self.store = store if store is not None else Store(settings.database_url, settings.db_busy_timeout,
                                                            shared=bool(settings.redis_url))
+        self.store.on_finished = ratings.rate_finished
         self.ai = AiPool(settings.ai_workers, settings.ai_processes)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
         """Where each new game's seed comes from (tests fix it)."""
-        self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed())
+        peers = _peers(settings)
+        self.cluster: Cluster = peers if peers is not None else Alone()
+        self.chat = Chat(settings, self.store, self.cluster)
+        self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed(), self.chat,
+                                   self.cluster)
+        if peers is not None:
+            peers.serve(self.authority)
+        self.db = self.authority.context.db
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)
         self.quotas = self.authority.quotas
         self.accounts: Accounts = self.authority.accounts
-        self.sockets = SocketServer(settings, self.authority, self.quotas)
+        self.sockets = SocketServer(settings, self.authority.host, self.quotas)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:
         """Check the database (``Store.check``: ``StoreUnavailable`` naming the path or URL if it
         cannot be used), create the tables if needed and resume every AI whose turn it is."""
-        await self.authority.db(self.store.check)
+        await self.db(self.store.check)
         await self.authority.start()
-        self.authority.start_sweeping()
 
     async def stop(self) -> None:
         """Stop the AI, store the entries still queued and close the database."""
@@ -87,16 +103,16 @@ class GameService:
 
     async def live(self, game_id: str) -> LiveGame | None:
         """The game being served under ``game_id`` (loaded if needed), or None."""
-        return await self.authority.live(game_id)
+        return await self.authority.tables.live(game_id)
 
     async def create(self, request: CreateTable, address: str = UNKNOWN_ADDRESS,
                      account: AccountRef | None = None) -> SeatGrant:
-        """Open a new table for a client at ``address`` (``Authority.create``)."""
-        return await self.authority.create(request, address, account)
+        """Open a new table for a client at ``address`` (``Opening.create``)."""
+        return await self.authority.opening.create(request, address, account)
 
     async def join(self, game_id: str, nickname: str | None, account: AccountRef | None = None) -> SeatGrant:
-        """Take the free seat of a table (``Authority.join``)."""
-        return await self.authority.join(game_id, nickname, account)
+        """Take the free seat of a table (``Opening.join``)."""
+        return await self.authority.opening.join(game_id, nickname, account)
 
     async def rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str],
                       offer: str | None = None) -> SeatGrant:
@@ -120,8 +136,8 @@ class GameService:
         newest games in progress, then the ``table_limit`` newest finished games (separate lists, so
         a flood of open tables cannot push the games being played out)."""
         since = datetime.now(UTC) - timedelta(seconds=self.settings.open_table_ttl)
-        infos = await self.authority.db(self.store.lobby, self.settings.table_limit, since)
-        seats = await self.authority.db(self._seated, infos)
+        infos = await self.db(self.store.lobby, self.settings.table_limit, since)
+        seats = await self.db(self._seated, infos)
         return [table_of(info, self._turn(info.id), seats.get(info.id)) for info in infos]
 
     def _seated(self, infos: list[GameInfo]) -> dict[str, Seated]:
@@ -139,7 +155,7 @@ class GameService:
         if info.status != Status.PLAYING:
             return None
         with contextlib.suppress(ServiceError, StoreUnavailable):
-            await self.authority.live(info.id)
+            await self.authority.tables.live(info.id)
         return self._turn(info.id)
 
     async def mine(self, cookies: Mapping[str, str], account: AccountRef | None = None) -> list[Table]:
@@ -149,16 +165,16 @@ class GameService:
         any more)."""
         tokens = cookie_tokens(cookies)
         ids = sorted(tokens)[: 4 * self.settings.table_limit]
-        infos = {info.id: info for info in await self.authority.db(self.store.infos, ids)}
+        infos = {info.id: info for info in await self.db(self.store.infos, ids)}
         if account is not None:
             limit = self.settings.table_limit
-            owned = await self.authority.db(self.store.games_of_account, account.id, limit)
+            owned = await self.db(self.store.games_of_account, account.id, limit)
             infos.update({info.id: info for info in owned})
-        seats = await self.authority.db(self._seated, list(infos.values()))
+        seats = await self.db(self._seated, list(infos.values()))
         found = []
         for info in sorted(infos.values(), key=lambda info: info.created, reverse=True):
             seat = _seat_held(info, tokens.get(info.id), account)
-            if seat is not None and not self.authority.expired(info):
+            if seat is not None and not self.authority.tables.expired(info):
                 turn = await self._loaded_turn(info)
                 table = table_of(info, turn, seats.get(info.id))
                 found.append(table.model_copy(update={"seat": seat, "your_turn": turn == seat}))
@@ -167,8 +183,8 @@ class GameService:
 
     async def summary(self, game_id: str) -> GameSummary:
         """A game's table and version."""
-        game = await self.authority.game(game_id)
-        seats = await self.authority.db(self._seated, [game.info])
+        game = await self.authority.tables.game(game_id)
+        seats = await self.db(self._seated, [game.info])
         return GameSummary(**table_of(game.info, None, seats.get(game_id)).model_dump(), version=game.version)
 
     async def record(self, game_id: str) -> dict[str, Any]:
@@ -180,10 +196,10 @@ class GameService:
         clock = game.info.clock
         decision_ms = None
         if clock is not None:
-            loaded = await self.authority.db(self.store.load, game_id)
+            loaded = await self.db(self.store.load, game_id)
             decision_ms = [e.spent_ms for e in standing(loaded[1])] if loaded is not None else None
         ending = {"reason": str(game.ending[0]), "seat": game.ending[1]} if game.ending else None
-        changes = await self.authority.db(self._rating_changes, game_id) if game.info.rated else []
+        changes = await self.db(self._rating_changes, game_id) if game.info.rated else []
         return record_of(game.state, players=names, created=game.info.created.isoformat(),
                          time_control=clock.control.to_dict() if clock else None,
                          decision_ms=decision_ms, ending=ending, ratings=changes or None)
@@ -204,20 +220,30 @@ class GameService:
             while len(self._replays) > REPLAY_CACHE:
                 self._replays.popitem(last=False)
         self._replays.move_to_end(game_id)
-        seats = await self.authority.db(self._seated, [game.info])
+        seats = await self.db(self._seated, [game.info])
         table = table_of(game.info, None, seats.get(game_id))
         return {"table": table.model_dump(mode="json"), "steps": steps}
 
     async def _finished(self, game_id: str, what: str) -> LiveGame:
         """The finished game ``game_id``; 409 for a table where no game was played (see
         ``check_has_game``) or a game not over yet (its ``what`` would reveal hidden cards)."""
-        game = await self.authority.game(game_id)
+        game = await self.authority.tables.game(game_id)
         check_has_game(game.info, what)
         if not game.finished:
             raise ServiceError(
                 409, f"the game is still being played: its {what} would reveal hidden cards (R10.4)"
             )
         return game
+
+
+def _peers(settings: WebSettings) -> Peers | None:
+    """The other processes over Redis when ``redis_url`` is set (only then is the cluster's code
+    loaded); None for a process alone."""
+    if not settings.redis_url:
+        return None
+    from .cluster.peers import Peers
+
+    return Peers(settings)
 
 
 def _seat_held(info: GameInfo, token: str | None, account: AccountRef | None) -> int | None:

@@ -14,10 +14,11 @@ from sqlalchemy import select
 
 from schotten.web.core.clock import Clock, TimeControl
 from schotten.web.core.vocab import Ending, Mode, Status
-from schotten.web.games.seats import token_hash
 from schotten.web.players.accounts import Accounts
+from schotten.web.players.seats import token_hash
 from schotten.web.storage.db import RatingChangeRow, RatingRow
-from schotten.web.storage.store import ACTION, END, Append, Entry, GameInfo, Store
+from schotten.web.storage.rows import ACTION, END, Entry, GameInfo
+from schotten.web.storage.store import Append, Store
 
 BLITZ = TimeControl(180, 2, None)
 DAILY = TimeControl(None, 0, 3)

@@ -31,7 +31,7 @@ from schotten.web import create_app
 from schotten.web.core.settings import WebSettings
 from schotten.web.games.gamelog import undo_span
 from schotten.web.service import GameService
-from schotten.web.storage.store import Entry
+from schotten.web.storage.rows import Entry
 
 SEED = 7_318_092_455_120_386_611
 """The seed of the test games (never to be seen in a message before the end)."""

@@ -46,7 +46,7 @@ from schotten.web.core.errors import StoreUnavailable
 from schotten.web.core.metrics import REGISTRY
 from schotten.web.games import ai
 from schotten.web.games.ai import AiPool, decision_seed
-from schotten.web.games.authority import Authority
+from schotten.web.games.aiseat import AiSeat
 from schotten.web.games.gamelog import replay
 from schotten.web.games.scheduler import CHEAP, SEARCH, Lane, lane_of
 
@@ -184,7 +184,7 @@ def test_a_failed_ai_step_is_retried_with_backoff(tmp_path: Path, gate: Gate, ca
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Nobody connected: the AI's move cannot be stored three times, then can. The AI plays it once
     (no duplicate entry), one log line per failure, each wait longer than the one before."""
-    monkeypatch.setattr(Authority, "AI_RETRY_FIRST", 0.02, raising=False)
+    monkeypatch.setattr(AiSeat, "AI_RETRY_FIRST", 0.02, raising=False)
     with TestClient(create_app(test_settings(tmp_path))) as client:
         store = service_of(client).store
         flaky = FlakyAppend(store.append_many, 3)

@@ -35,7 +35,8 @@ from schotten.web.edge.quotas import Rates, shared_limiter
 from schotten.web.games.gamelog import replay
 from schotten.web.games.outbound import encode, wire_view
 from schotten.web.storage.pglock import SERVING
-from schotten.web.storage.store import Entry, Store
+from schotten.web.storage.rows import Entry
+from schotten.web.storage.store import Store
 
 WAIT = float(__import__("os").environ.get("T_WAIT", "20"))
 """Seconds a socket may wait for its next message before the test fails."""

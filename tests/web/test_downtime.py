@@ -10,7 +10,8 @@ from helpers_ratings import BLITZ, START
 
 from schotten.web.core.clock import Clock
 from schotten.web.core.vocab import Mode, Status
-from schotten.web.storage.store import GameInfo, Store
+from schotten.web.storage.rows import GameInfo
+from schotten.web.storage.store import Store
 
 
 def running_game(store: Store) -> None:

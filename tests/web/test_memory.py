@@ -31,7 +31,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from schotten.engine import ACTIONS, GameState, Kind
 from schotten.web import create_app
-from schotten.web.games.authority import Authority
+from schotten.web.games.eviction import Eviction
 from schotten.web.games.gamelog import undo_span
 
 
@@ -79,7 +79,7 @@ def _until_ai_replied(ws: WebSocketTestSession, state: Message, rng: random.Rand
 def test_at_most_game_cache_size_games_stay_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Five open tables and a cache of two: the least recently used idle ones go; one asked for again
     comes back from the database."""
-    monkeypatch.setattr(Authority, "EVICTION_GRACE", 0.0, raising=False)
+    monkeypatch.setattr(Eviction, "EVICTION_GRACE", 0.0, raising=False)
     settings = test_settings(tmp_path, game_cache_size=2, game_idle_eviction=1000.0)
     with TestClient(create_app(settings)) as client:
         games = service_of(client).games

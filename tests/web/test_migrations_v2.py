@@ -56,10 +56,10 @@ from test_postgres import database_url, server_url  # noqa: F401 (fixtures)
 
 from schotten.engine import GameState
 from schotten.web.core.settings import WebSettings
+from schotten.web.games.gamechat import QUICK_MARK
 from schotten.web.storage import migrate
 from schotten.web.storage.db import GameRow, ServerBeatRow, make_engine, utc
 from schotten.web.storage.store import Store
-from schotten.web.talk.chat import QUICK_MARK
 
 V2 = DATA / "fb55610.db"
 TOKENS: dict[str, list[str | None]] = json.loads((DATA / "fb55610.tokens.json").read_text())

@@ -18,10 +18,10 @@ from helpers_web import SEED
 
 from schotten.engine import GameState, Settings
 from schotten.web.core.vocab import Mode, Status
-from schotten.web.games.authority import LiveGame
 from schotten.web.games.gamelog import rebuilt, undo_span
+from schotten.web.games.live import LiveGame
 from schotten.web.games.outbound import Told, replay_steps, state_text
-from schotten.web.storage.store import GameInfo
+from schotten.web.storage.rows import GameInfo
 
 SEATS = (0, 1, None)
 

@@ -24,8 +24,8 @@ from starlette.testclient import TestClient
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.core.settings import WebSettings
-from schotten.web.games.seats import token_hash
 from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.players.seats import token_hash
 from schotten.web.playnow.pairing import PRESETS, Pairing
 from schotten.web.storage.db import GameRow, PoolEntryRow, RatingRow
 from schotten.web.storage.store import Store

@@ -46,7 +46,8 @@ from schotten.engine.record import load_record
 from schotten.web import create_app
 from schotten.web.core.settings import WebSettings, normalise_url
 from schotten.web.storage.db import Base, make_engine
-from schotten.web.storage.store import ACTION, UNDO, Entry, GameInfo, Store
+from schotten.web.storage.rows import ACTION, UNDO, Entry, GameInfo
+from schotten.web.storage.store import Store
 
 URL_VARIABLE = "SCHOTTEN_TEST_POSTGRES_URL"
 REQUIRE_VARIABLE = "SCHOTTEN_REQUIRE_POSTGRES"

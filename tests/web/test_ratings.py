@@ -35,10 +35,12 @@ from schotten.web.storage.store import Store
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """A store on a fresh database (PostgreSQL: skipped without a server)."""
+    """A store on a fresh database that rates the games it ends, as the service's does (PostgreSQL:
+    skipped without a server)."""
     url = f"sqlite:///{tmp_path / 'games.db'}" if request.param == "sqlite" else request.getfixturevalue(
         "database_url")
     opened = Store(url)
+    opened.on_finished = ratings.rate_finished
     opened.create_schema()
     yield opened
     opened.close()

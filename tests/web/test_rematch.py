@@ -36,7 +36,7 @@ from schotten.web import create_app
 from schotten.web.core.errors import ServiceError
 from schotten.web.core.offer import OfferState
 from schotten.web.core.settings import WebSettings
-from schotten.web.storage.store import GameInfo
+from schotten.web.storage.rows import GameInfo
 
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 

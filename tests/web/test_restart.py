@@ -44,7 +44,8 @@ from websockets.sync.client import ClientConnection, connect
 from schotten.engine import GameState, Settings
 from schotten.engine.record import load_record
 from schotten.web import create_app
-from schotten.web.storage.store import Entry, GameInfo, Store
+from schotten.web.storage.rows import Entry, GameInfo
+from schotten.web.storage.store import Store
 
 TIMEOUT = 60.0
 """A guard against a hung server, not a measurement: every wait ends long before."""

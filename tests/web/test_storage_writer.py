@@ -18,7 +18,8 @@ from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip
 
 from schotten.web.core.errors import LogConflict, StoreUnavailable
 from schotten.web.core.vocab import Mode, Status
-from schotten.web.storage.store import Append, Entry, GameInfo, Store
+from schotten.web.storage.rows import Entry, GameInfo
+from schotten.web.storage.store import Append, Store
 from schotten.web.storage.writer import Writer
 
 GAMES = 12

@@ -35,7 +35,7 @@ from schotten.bots.registry import make_bot
 from schotten.engine import ACTIONS, GameState, Kind, Phase, Settings
 from schotten.engine.view import view
 from schotten.web.games.gamelog import LogError, fold, rebuilt, replay, undo_span
-from schotten.web.storage.store import Entry
+from schotten.web.storage.rows import Entry
 
 CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
 

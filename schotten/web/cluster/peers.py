@@ -27,16 +27,18 @@ import os
 import secrets
 import socket
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from redis.exceptions import RedisError
 
 from ..core.settings import WebSettings
+from ..games.authority import Authority
+from ..games.live import LiveGame
+from ..games.ports import local_online
+from ..storage.rows import Entry
 from .fanout import Bus, Event, LocalBus, RedisBus
+from .following import committed, follow_event, heard_deadline
 from .lease import RedisLease
-
-if TYPE_CHECKING:
-    from ..games.authority import Authority, LiveGame
 
 logger = logging.getLogger("schotten.web")
 
@@ -56,10 +58,11 @@ def process_name() -> str:
 
 
 class Peers:
-    """This process's side of the cluster for ``authority`` (see the module's docstring)."""
+    """This process's side of the cluster (``games.ports.Cluster``; see the module's docstring), for the
+    ``authority`` it is given (``serve``) before it starts."""
 
-    def __init__(self, authority: Authority, settings: WebSettings) -> None:
-        self.authority = authority
+    def __init__(self, settings: WebSettings) -> None:
+        self._authority: Authority | None = None
         self.origin = process_name()
         self.clustered = bool(settings.redis_url)
         self.bus: Bus = RedisBus(settings.redis_url, self.origin) if self.clustered else LocalBus()
@@ -69,6 +72,16 @@ class Peers:
         self._beat: asyncio.Task[None] | None = None
 
     @property
+    def authority(self) -> Authority:
+        """The games this process serves."""
+        assert self._authority is not None, "Peers.serve(authority) comes before start"
+        return self._authority
+
+    def serve(self, authority: Authority) -> None:
+        """Serve the games of ``authority``."""
+        self._authority = authority
+
+    @property
     def healthy(self) -> bool:
         """Whether the other processes hear this one (always, alone)."""
         return self.bus.healthy
@@ -76,10 +89,11 @@ class Peers:
     async def start(self) -> None:
         """Hear the others and try for the conductor's lease (alone: conduct at once)."""
         await self.bus.start(self._heard, self._lost, self._back)
+        conductor = self.authority.conductor
         if self.lease is None:
-            await self.authority.conduct()
+            await conductor.conduct()
             return
-        self.lease.start(self.authority.conduct, self.authority.step_down)
+        self.lease.start(conductor.conduct, conductor.step_down)
         self._beat = asyncio.create_task(self._presence_loop())
 
     async def stop(self) -> None:
@@ -96,12 +110,13 @@ class Peers:
 
     # ------------------------------------------------------------ telling
 
-    def changed(self, game: LiveGame, stored: dict[str, Any] | None = None) -> None:
-        """The game's log or row changed here (``stored``: the entry just stored and the row after it,
-        ``following.committed``): the others follow."""
+    def changed(self, game: LiveGame, stored: Entry | None = None) -> None:
+        """The game's log or row changed here (``stored``: the entry just stored; the event carries it
+        and the row after it, ``following.committed``): the others follow."""
         if self.clustered:
+            carried = committed(game, stored) if stored is not None else {}
             self.bus.tell({"kind": "game", "game": game.info.id, "version": game.version,
-                           "ai": game.ai_to_move, **(stored or {})})
+                           "ai": game.ai_to_move, **carried})
 
     def said(self, game: LiveGame, line: dict[str, Any]) -> None:
         """A chat line of the game was stored here."""
@@ -144,7 +159,7 @@ class Peers:
         game = self.authority.games.get(game_id)
         if kind == "game":
             if self.authority.conducting:
-                self.authority.heard_deadline(event)
+                heard_deadline(self.authority, event)
             wanted = bool(event.get("ai")) and self.authority.conducting
             if game is not None or wanted:
                 self.catch_up(game_id, event)
@@ -169,7 +184,7 @@ class Peers:
             game.remote[origin] = (counts, time.monotonic() + PRESENCE_TTL)
         else:
             game.remote.pop(origin, None)
-        self.authority.presence_moved(game, before)
+        self.authority.presence.moved(game, before)
 
     def catch_up(self, game_id: str, event: Event | None = None) -> None:
         """Bring this process's copy of the game up to date: with the change ``event`` carries, else
@@ -183,7 +198,7 @@ class Peers:
             while self._pending.get(game_id):
                 event = self._pending[game_id].pop(0)
                 try:
-                    await self.authority.follow(game_id, event)
+                    await follow_event(self.authority, game_id, event)
                 except Exception as error:
                     logger.error("game %s could not catch up (%s: %s)", game_id, type(error).__name__, error)
         finally:
@@ -191,7 +206,7 @@ class Peers:
             self._pending.pop(game_id, None)
 
     def _lost(self) -> None:
-        self.authority.drop_sockets(REDIS_LOST_CLOSE)
+        self.authority.host.drop_sockets(REDIS_LOST_CLOSE)
 
     def _back(self) -> None:
         for game_id in list(self.authority.games):
@@ -204,7 +219,7 @@ class Peers:
                 self.beat()
                 await self._store_online()
                 if self.healthy:
-                    await self.authority.db(self.authority.store.beat, self.authority.now())
+                    await self.authority.context.db(self.authority.store.beat, self.authority.now())
             except (RedisError, OSError):
                 pass
             except Exception:
@@ -214,7 +229,7 @@ class Peers:
         """Keep this process's seats online in Redis (``ONLINE``), until ``PRESENCE_TTL`` unless renewed."""
         if not isinstance(self.bus, RedisBus):
             return
-        key, seats = ONLINE + self.origin, sorted(self.local_online())
+        key, seats = ONLINE + self.origin, sorted(local_online(self.authority.games))
         async with self.bus.client.pipeline(transaction=True) as pipe:
             pipe.delete(key)
             if seats:
@@ -222,15 +237,10 @@ class Peers:
                 pipe.pexpire(key, int(PRESENCE_TTL * 1000))
             await pipe.execute()
 
-    def local_online(self) -> set[str]:
-        """The seats (``game:seat``) with a socket open to this process."""
-        return {f"{game_id}:{conn.seat}" for game_id, game in list(self.authority.games.items())
-                for conn in game.connections if conn.seat is not None and not conn.closed.is_set()}
-
-    async def online(self) -> int:
+    async def online(self, games: dict[str, LiveGame]) -> int:
         """How many seats have a socket open to any process (other processes' as they last said; this
-        process's as it is now)."""
-        seats = self.local_online()
+        process's, ``games``, as it is now)."""
+        seats = local_online(games)
         if isinstance(self.bus, RedisBus) and self.bus.healthy:
             try:
                 keys = [key async for key in self.bus.client.scan_iter(match=ONLINE + "*", count=500)
@@ -253,4 +263,4 @@ class Peers:
                 before = game.connected_seats()
                 for origin in stale:
                     del game.remote[origin]
-                self.authority.presence_moved(game, before)
+                self.authority.presence.moved(game, before)

@@ -5,19 +5,12 @@ refusal shared by every request that needs a game at a table where none was play
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .vocab import Status
-
-if TYPE_CHECKING:
-    from ..storage.store import GameInfo
-
 NOTHING_AT_A_CLOSED_TABLE = {
     "record": "there is no game record to download",
     "replay": "there is nothing to replay",
     "rematch": "there is no game here to have a rematch of: answer or ask from the page of the game before",
 }
-"""What each request needing a game is told at a closed rematch table (see ``check_has_game``)."""
+"""What each request needing a game is told at a closed rematch table (``games.tables.check_has_game``)."""
 NOTHING_YET = {
     "record": "there is no game record to download yet",
     "replay": "there is nothing to replay yet",
@@ -65,15 +58,3 @@ class StoreUnavailable(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-def check_has_game(info: GameInfo, what: str) -> None:
-    """Refuse (409) a request about ``what`` (a key of ``NOTHING_YET``) at the table ``info`` if no
-    game was played there: a closed rematch table (its offer was withdrawn or declined before
-    anyone played) or one waiting for its second player."""
-    if info.status == Status.CLOSED:
-        how = info.rematch_closed.state if info.rematch_closed is not None else "withdrawn or declined"
-        raise ServiceError(409, f"this table was closed before its game began (the rematch offer was "
-                           f"{how}): {NOTHING_AT_A_CLOSED_TABLE[what]}")
-    if info.status == Status.OPEN:
-        raise ServiceError(409, NOT_BEGUN.format(NOTHING_YET[what]))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "sqlite:///schotten.db"
 _MINIMUM_ONE = ("ai_workers", "flood_limit")
 

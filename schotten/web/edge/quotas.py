@@ -17,7 +17,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -30,9 +30,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..core.errors import ServiceError
 from ..core.metrics import REFUSED
 from ..core.settings import WebSettings
-
-if TYPE_CHECKING:
-    from ..service import GameService
 
 logger = logging.getLogger("schotten.web")
 
@@ -305,9 +302,9 @@ def _limited(message: str, wait: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=429, headers={"Retry-After": str(wait)})
 
 
-def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
+def install(app: FastAPI, settings: WebSettings, quotas: Quotas) -> None:
     """Add the per-address rate to ``app`` and answer ``LimitError`` with 429 and ``Retry-After``."""
-    app.add_middleware(AddressRate, quotas=service.quotas)
+    app.add_middleware(AddressRate, quotas=quotas)
 
     async def limit_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, LimitError)

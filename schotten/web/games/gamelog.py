@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from ...engine import ACTIONS, GameState, Kind, SchottenError, Settings
 from ..core.vocab import Ending
-from ..storage.store import ACTION, END, UNDO, Entry
+from ..storage.rows import ACTION, END, UNDO, Entry
 
 UNDO_SEPARATOR = "; "
 _CARD_PLAYS = (Kind.PLAY, Kind.RUSE)

@@ -24,7 +24,7 @@ from ...engine.view import View, public_log, reveal, round_board, view, views
 from ..core.schemas import Table
 from ..core.vocab import Status
 from ..players.people import Seated
-from ..storage.store import GameInfo
+from ..storage.rows import GameInfo
 from .gamelog import undo_span
 
 

@@ -31,7 +31,7 @@ from ..core.messages import ClientError, ClientMessage, ErrorCode, error_message
 from ..core.settings import WebSettings
 from ..edge.quotas import Quotas, address_of, over_rate
 from ..players.identity import SESSION_COOKIE
-from .seats import cookie_name, cookie_token
+from ..players.seats import cookie_name, cookie_token
 
 logger = logging.getLogger("schotten.web")
 

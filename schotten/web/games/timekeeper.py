@@ -4,7 +4,7 @@ server's heartbeat, whether or not anyone is connected.
 Deadlines live in the database (``games.deadline``), so the timekeeper asks the database, not the
 games in memory: a game nobody has loaded since a restart still loses on time. It wakes at the next
 deadline (at most ``POLL`` seconds later, or at once when a clock changes: ``wake``), ends every
-game whose clock ran out (``Authority.flag`` checks again under the game's lock), closes the untimed
+game whose clock ran out (``Endings.flag`` checks again under the game's lock), closes the untimed
 friend games with no move for ``abandon_after`` every ``ABANDON_EVERY`` seconds, and notes every
 ``BEAT_EVERY`` seconds that the server runs (``Store.beat``): on start-up the time since the last
 beat is given back to every running clock (``Store.give_back_downtime``), so the time the server was
@@ -17,26 +17,27 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from ..core.errors import GameDamaged, StoreUnavailable
-
-if TYPE_CHECKING:
-    from .authority import Authority
+from .context import Context
+from .endings import Endings
+from .ports import Cluster
 
 logger = logging.getLogger("schotten.web")
 
 
 class Timekeeper:
-    """Flags, abandonment and heartbeats for ``authority`` (see the module's docstring)."""
+    """Flags, abandonment and heartbeats (see the module's docstring)."""
 
     POLL = 1.0
     """The longest sleep between two looks at the deadlines, in seconds."""
     BEAT_EVERY = 5.0
     ABANDON_EVERY = 60.0
 
-    def __init__(self, authority: Authority) -> None:
-        self.authority = authority
+    def __init__(self, context: Context, endings: Endings, cluster: Cluster) -> None:
+        self.context = context
+        self.endings = endings
+        self.cluster = cluster
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._last_beat = 0.0
@@ -48,13 +49,12 @@ class Timekeeper:
         """At start-up: give every running clock the time since the server last ran; the seconds. Of
         several processes (each beats while it serves), only a time when none served counts (more than
         two beats), and the others' copies of the clocks then catch up."""
-        authority = self.authority
-        clustered = authority.peers.clustered
-        at_least = 2 * self.BEAT_EVERY if clustered else 0.0
-        down = await authority.db(authority.store.give_back_downtime, authority.now(), at_least)
+        context = self.context
+        at_least = 2 * self.BEAT_EVERY if self.cluster.clustered else 0.0
+        down = await context.db(context.store.give_back_downtime, context.now(), at_least)
         if down > 0:
             logger.info("the server was down %.1f s: every running clock is given that time back", down)
-            authority.peers.clocks_moved()
+            self.cluster.clocks_moved()
         return down
 
     def start(self) -> None:
@@ -70,7 +70,7 @@ class Timekeeper:
                 await self._task
             self._task = None
         with contextlib.suppress(StoreUnavailable):
-            await self.authority.db(self.authority.store.beat, self.authority.now())
+            await self.context.db(self.context.store.beat, self.context.now())
 
     def wake(self) -> None:
         """Look at the deadlines again now (a clock started, stopped or changed)."""
@@ -89,7 +89,7 @@ class Timekeeper:
             try:
                 delay = await self.check()
                 if loop.time() - self._last_beat >= self.BEAT_EVERY:
-                    await self.authority.db(self.authority.store.beat, self.authority.now())
+                    await self.context.db(self.context.store.beat, self.context.now())
                     self._last_beat = loop.time()
             except StoreUnavailable:
                 pass
@@ -102,17 +102,17 @@ class Timekeeper:
     async def check(self) -> float:
         """End every game whose clock ran out (and, now and then, the abandoned ones); the seconds
         until the next deadline."""
-        authority = self.authority
-        now = authority.now()
-        due, later = await authority.db(authority.store.deadlines, now)
+        context = self.context
+        now = context.now()
+        due, later = await context.db(context.store.deadlines, now)
         self.next_deadline = later
         for game_id in due:
             with contextlib.suppress(GameDamaged):
-                await authority.flag(game_id)
+                await self.endings.flag(game_id)
         await self._abandon()
         if due:
             return 0.0
-        return self.POLL if later is None else (later - authority.now()).total_seconds()
+        return self.POLL if later is None else (later - context.now()).total_seconds()
 
     async def _abandon(self) -> int:
         loop = asyncio.get_running_loop()
@@ -123,11 +123,11 @@ class Timekeeper:
 
     async def abandon_idle(self) -> int:
         """Close as abandoned every untimed friend game with no move for ``abandon_after``; how many."""
-        authority = self.authority
-        before = authority.now() - timedelta(seconds=authority.settings.abandon_after)
-        ids = await authority.db(authority.store.idle_friend_games, before)
+        context = self.context
+        before = context.now() - timedelta(seconds=context.settings.abandon_after)
+        ids = await context.db(context.store.idle_friend_games, before)
         closed = 0
         for game_id in ids:
             with contextlib.suppress(GameDamaged):
-                closed += await authority.abandon(game_id)
+                closed += await self.endings.abandon(game_id)
         return closed

@@ -11,8 +11,8 @@ import asyncio
 
 from fastapi import Request, Response
 
-from ..games.seats import cookie_name
 from .accounts import AccountRef
+from .seats import cookie_name
 
 SESSION_COOKIE = "session"
 

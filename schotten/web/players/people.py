@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..core.vocab import pool_name
 from ..storage.db import AccountRow, RatingRow
-from ..storage.store import GameInfo
+from ..storage.rows import GameInfo
 from .ratings import DEFAULT, Glicko
 
 

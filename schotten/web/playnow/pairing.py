@@ -33,7 +33,7 @@ from ..core.errors import ServiceError
 from ..core.vocab import Mode, Status, pool_name
 from ..players import ratings
 from ..storage.db import PoolEntryRow, utc
-from ..storage.store import GameInfo, row_of
+from ..storage.rows import GameInfo, row_of
 
 if TYPE_CHECKING:
     from ..games.authority import Authority
@@ -236,7 +236,7 @@ class Pairing:
 
     def _game(self, seats: list[Waiter], now: datetime) -> GameInfo:
         """The new game of two entries (seat 0 first): a friend game being played, its clock running."""
-        seed = self.authority.new_seed()
+        seed = self.authority.opening.new_seed()
         control = seats[0].control
         turn = GameState.new(Settings.of(seats[0].variant, 1), seed).turn
         return GameInfo(

@@ -1,4 +1,6 @@
-"""The "Play now" API: enter a pool, ask how it goes (which pairs, see ``pairing``), cancel, and the pools.
+"""Play now's work: enter a pool, ask how it goes (which pairs, see ``pairing``), cancel, the pools.
+
+The routes are ``routes.playnow``:
 
 | route                       | answer                                                                      |
 |-----------------------------|-----------------------------------------------------------------------------|
@@ -18,27 +20,24 @@ import secrets
 from collections.abc import Callable
 from typing import Literal
 
-from fastapi import Depends, FastAPI, Request, Response
+from fastapi import Request, Response
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.clock import TimeControl
 from ..core.errors import ServiceError
-from ..core.schemas import ClockSpec, ErrorBody, Variant, clean_nickname
+from ..core.schemas import ClockSpec, Variant, clean_nickname
 from ..edge import quotas
-from ..games.seats import cookie_name, token_hash
+from ..games.authority import Authority
 from ..players.accounts import AccountRef
-from ..players.identity import viewer
-from ..service import GameService
+from ..players.seats import cookie_name, token_hash
 from .pairing import PRESETS, Pairing, Waiter, pool_key, preset_of, reach
 
 TICKET_COOKIE = "pool_ticket"
 TICKET_AGE = 24 * 3600
 SeatCookie = Callable[[Response, str, str, bool], None]
 """How a seat cookie is set (``app._seat_cookie``): the answer, the game id, the token, https."""
-_ERRORS: dict[int | str, dict[str, object]] = {code: {"model": ErrorBody}
-                                                for code in (403, 409, 422, 429, 503)}
 
 
 class EnterPool(BaseModel):
@@ -119,18 +118,18 @@ class Pools(BaseModel):
 class PlayNow:
     """The routes' work: the pairing in worker threads, the timekeeper told of each new game."""
 
-    def __init__(self, service: GameService, seat_cookie: SeatCookie) -> None:
-        self.service = service
-        self.authority = service.authority
-        self.pairing = Pairing(self.authority)
+    def __init__(self, authority: Authority, seat_cookie: SeatCookie) -> None:
+        self.authority = authority
+        self.db = authority.context.db
+        self.pairing = Pairing(authority)
         self.seat_cookie = seat_cookie
-        self.https = service.settings.https
-        self.rates = quotas.Rates("tables_rate", service.settings.tables_rate,
+        self.https = authority.settings.https
+        self.rates = quotas.Rates("tables_rate", authority.settings.tables_rate,
                                   SlidingWindowCounterRateLimiter(MemoryStorage()))
 
     async def pair(self, ticket_hash: str) -> str | None:
         """Try to pair the entry (``Pairing.pair``); the timekeeper learns the new game's deadline."""
-        game = await self.authority.db(self.pairing.pair, ticket_hash)
+        game = await self.db(self.pairing.pair, ticket_hash)
         if game is not None:
             self.authority.wake_clocks()
         return game
@@ -151,7 +150,7 @@ class PlayNow:
             if before.status == "paired":
                 return before
         ticket = secrets.token_urlsafe(24)
-        await self.authority.db(self.pairing.enter, token_hash(ticket), body.variant, body.control(),
+        await self.db(self.pairing.enter, token_hash(ticket), body.variant, body.control(),
                                 body.rated, account, body.nickname or "")
         self.set_ticket(response, ticket)
         return await self.look(ticket, response)
@@ -159,7 +158,7 @@ class PlayNow:
     async def look(self, ticket: str, response: Response) -> PoolStatus:
         """The entry's status, seen now; a waiting one tries to pair, a paired one is handed over."""
         hashed = token_hash(ticket)
-        waiter = await self.authority.db(self.pairing.touch, hashed)
+        waiter = await self.db(self.pairing.touch, hashed)
         if waiter is None:
             self.clear_ticket(response)
             return PoolStatus(status="none")
@@ -169,7 +168,7 @@ class PlayNow:
 
     async def hand_over(self, ticket: str, response: Response) -> PoolStatus:
         """Give a paired entry's seat to the browser: its seat cookie, the ticket cookie cleared."""
-        waiter = await self.authority.db(self.pairing.hand_over, token_hash(ticket))
+        waiter = await self.db(self.pairing.hand_over, token_hash(ticket))
         self.clear_ticket(response)
         if waiter is None or waiter.game is None:
             return PoolStatus(status="none")
@@ -179,7 +178,7 @@ class PlayNow:
 
     async def cancel(self, ticket: str, response: Response) -> PoolStatus:
         """Stop waiting (a paired entry is handed over instead)."""
-        waiter = await self.authority.db(self.pairing.cancel, token_hash(ticket))
+        waiter = await self.db(self.pairing.cancel, token_hash(ticket))
         if waiter is not None and waiter.game is not None:
             return await self.hand_over(ticket, response)
         self.clear_ticket(response)
@@ -187,7 +186,7 @@ class PlayNow:
 
     def waiting(self, waiter: Waiter) -> PoolStatus:
         """The answer of an entry still waiting."""
-        settings, now = self.service.settings, self.authority.now()
+        settings, now = self.authority.settings, self.authority.now()
         widened = int(reach(settings.pair_range, settings.pair_widen, waiter, now)) if waiter.rated else None
         return PoolStatus(status="waiting", since=waiter.since.isoformat(),
                           waited=round(waiter.waited(now), 1), range=widened,
@@ -195,14 +194,14 @@ class PlayNow:
 
     async def pools(self) -> Pools:
         """How many wait in each pool, in all, and how many players are online."""
-        waiters = await self.authority.db(self.pairing.waiting)
+        waiters = await self.db(self.pairing.waiting)
         counts: dict[tuple[str, str, bool], PoolCount] = {}
         for waiter in waiters:
             key = pool_key(waiter)
             found = counts.setdefault((waiter.variant, key["preset"], waiter.rated),
                                       PoolCount(**key, waiting=0))
             found.waiting += 1
-        seats = await self.authority.peers.online()
+        seats = await self.authority.cluster.online(self.authority.games)
         return Pools(pools=list(counts.values()), waiting=len(waiters), online=len(waiters) + seats)
 
     def ticket(self, request: Request) -> str | None:
@@ -219,39 +218,3 @@ class PlayNow:
         """Take the waiting ticket away from the browser."""
         response.delete_cookie(cookie_name(TICKET_COOKIE, self.https), path="/", httponly=True,
                                samesite="lax", secure=self.https)
-
-
-def install(app: FastAPI, service: GameService, seat_cookie: SeatCookie) -> PlayNow:
-    """Add the Play now routes to ``app`` (see the module's table)."""
-    play = PlayNow(service, seat_cookie)
-    app.state.play_now = play
-
-    @app.post("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
-    async def enter_pool(body: EnterPool, request: Request, response: Response,
-                         account: AccountRef | None = Depends(viewer)) -> PoolStatus:  # noqa: B008
-        """Wait in a pool for a stranger (a rated pool: accounts only); paired at once if someone fits."""
-        return await play.enter(body, account, request, response)
-
-    @app.get("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
-    async def pool_status(request: Request, response: Response) -> PoolStatus:
-        """How this browser's waiting goes (poll it about every second: an entry not seen for
-        ``pool_entry_ttl`` is dropped); once paired, the seat cookie is set."""
-        ticket = play.ticket(request)
-        if ticket is None:
-            return PoolStatus(status="none")
-        return await play.look(ticket, response)
-
-    @app.delete("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
-    async def leave_pool(request: Request, response: Response) -> PoolStatus:
-        """Stop waiting (if already paired, the answer gives the game)."""
-        ticket = play.ticket(request)
-        if ticket is None:
-            return PoolStatus(status="none")
-        return await play.cancel(ticket, response)
-
-    @app.get("/api/play-now/pools", response_model=Pools)
-    async def pools() -> Pools:
-        """How many wait in each pool and how many players are online."""
-        return await play.pools()
-
-    return play

@@ -20,13 +20,15 @@ from collections.abc import Mapping
 
 from ...engine import GameState, Settings
 from ..core.clock import Clock
-from ..core.errors import ServiceError, check_has_game
+from ..core.errors import ServiceError
 from ..core.offer import TOO_LATE, Offer, OfferState
 from ..core.schemas import ClosedOffer, SeatGrant
 from ..core.vocab import Mode, Status
-from ..games.authority import Authority, LiveGame
-from ..games.seats import grant, one_seat_taken, seat_cookie
-from ..storage.store import GameInfo
+from ..games.authority import Authority
+from ..games.live import LiveGame
+from ..games.tables import check_has_game
+from ..players.seats import grant, one_seat_taken, seat_cookie
+from ..storage.rows import GameInfo
 
 SEED_RANGE = 2**63
 """Seeds are 63-bit numbers (a signed 64-bit column holds them)."""
@@ -58,7 +60,7 @@ class Rematcher:
     def __init__(self, authority: Authority) -> None:
         self.authority = authority
         self.store = authority.store
-        self.db = authority.db
+        self.db = authority.context.db
 
     async def ask(self, game_id: str, token: str | None, cookies: Mapping[str, str],
                   offer: str | None = None) -> SeatGrant:
@@ -67,7 +69,7 @@ class Rematcher:
         is given back only to the browser holding its cookie (in ``cookies``). ``offer`` names
         the rematch table a click answers (Accept the rematch): if that offer was closed
         meanwhile, the request is refused (410) and changes nothing."""
-        game = await self.authority.game(game_id)
+        game = await self.authority.tables.game(game_id)
         seat = _asking_seat(game, token)
         async with game.lock:
             if offer is not None:
@@ -104,7 +106,7 @@ class Rematcher:
             id=secrets.token_hex(8),
             variant=old.variant,
             rounds=old.rounds,
-            seed=seed_begun_by(self.authority.new_seed(), settings, 1 - game.state.first),
+            seed=seed_begun_by(self.authority.opening.new_seed(), settings, 1 - game.state.first),
             mode=Mode.FRIEND,
             level=None,
             ai_seat=None,
@@ -119,9 +121,9 @@ class Rematcher:
         if not await self.db(self.store.add_rematch, old.id, seat, info):
             old.rematch = await self.db(self.store.rematch_of, old.id)
             return None
-        self.authority.add(info)
+        self.authority.tables.add(info)
         old.rematch, old.rematch_closed = Offer(info.id, old.id, seat), None
-        self.authority.broadcast(game)
+        self.authority.news.broadcast(game)
         return grant(info.id, seat, token, invite=False)
 
     async def _check_offers_left(self, game: LiveGame) -> None:
@@ -141,26 +143,27 @@ class Rematcher:
         offer = game.info.rematch
         if offer is None:
             raise ServiceError(409, "the rematch could not be opened: please try again")
-        table = await self.authority.game(offer.id)
+        table = await self.authority.tables.game(offer.id)
         async with table.lock:
             if table.info.token_hashes[seat] is None:
                 name = game.info.players[seat] or f"player {seat + 1}"
-                token = await self.authority.sit(table, seat, name, "that seat of the rematch was just taken",
-                                                 game.info.accounts[seat])
+                token = await self.authority.opening.sit(table, seat, name,
+                                                         "that seat of the rematch was just taken",
+                                                         game.info.accounts[seat])
             else:
                 token = cookies.get(seat_cookie(offer.id)) or ""
                 if not token or table.seat_of(token) != seat:
                     raise ServiceError(409, "you already took your seat in the rematch: open it with "
                                        "the link you were given there, or from the browser you took it in")
         if seat != offer.by and offer.accept():
-            self.authority.broadcast(game)
+            self.authority.news.broadcast(game)
         return grant(offer.id, seat, token, invite=False)
 
     # ------------------------------------------------------------ open -> withdrawn | declined
 
     async def _answer(self, game_id: str, token: str | None, cookies: Mapping[str, str],
                       offer: str | None, how: OfferState) -> ClosedOffer:
-        game = await self.authority.game(game_id)
+        game = await self.authority.tables.game(game_id)
         async with game.lock:
             table = await self._offer_table(game, offer)
             seat = _answering_seat(game, table, token, cookies)
@@ -192,9 +195,9 @@ class Rematcher:
             if done is None:
                 raise ServiceError(409, TOO_LATE)
             table.info.status, table.info.rematch_closed = Status.CLOSED, done
-            self.authority.broadcast(table)
+            self.authority.news.broadcast(table)
         game.info.rematch, game.info.rematch_closed = None, done
-        self.authority.broadcast(game)
+        self.authority.news.broadcast(game)
         return done
 
     # ------------------------------------------------------------ which offer
@@ -214,7 +217,7 @@ class Rematcher:
         wanted = offer or (known.id if known is not None else None)
         if wanted is None:
             return None
-        table = await self.authority.live(wanted)
+        table = await self.authority.tables.live(wanted)
         return table if table is not None and table.info.rematch_of == game.info.id else None
 
 

@@ -28,8 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..core.errors import ServiceError
 from ..edge import quotas
-from ..games.authority import LiveGame
-from ..games.seats import cookie_tokens, seat_cookies, seat_of_token
+from ..games.live import LiveGame
 from ..players.accounts import (
     DELETED_NAME,
     PASSWORD_MAX,
@@ -39,6 +38,7 @@ from ..players.accounts import (
     name_key,
 )
 from ..players.identity import clear_session_cookie, session_id, set_session_cookie, viewer
+from ..players.seats import cookie_tokens, seat_cookies, seat_of_token
 from ..service import GameService
 
 WRONG = "wrong username or password"

@@ -29,7 +29,7 @@ from ..players.accounts import name_key
 from ..players.identity import viewer
 from ..service import GameService
 from ..storage.db import AccountRow, GameRow
-from ..storage.store import info_of
+from ..storage.rows import info_of
 
 PAGES = {"player": "player.html", "leaderboard": "leaderboard.html"}
 CURRENT_LIMIT = 20
@@ -96,7 +96,7 @@ def _no_player(name: str) -> str:
 
 def install(app: FastAPI, service: GameService) -> None:
     """Add the profile and leaderboard routes and pages to ``app``."""
-    db = service.authority.db
+    db = service.db
 
     @app.get("/api/players/{name}", responses=_ERRORS)
     async def player(name: str) -> JSONResponse:

@@ -101,9 +101,9 @@ class HealthCheck:
         database = await self._database()
         ai = OK if self.service.ai.healthy() else "the AI workers are not running"
         authority = self.service.authority
-        if not authority.peers.clustered:
+        if not authority.cluster.clustered:
             return Health(database, ai)
-        redis = OK if authority.peers.healthy else "unreachable: game sockets are refused until it is back"
+        redis = OK if authority.cluster.healthy else "unreachable: game sockets are refused until it is back"
         return Health(database, ai, redis, authority.conducting)
 
     async def _database(self) -> str:

@@ -11,11 +11,7 @@ at a time. Closing an offer (withdrawn or declined) closes its table, if its oth
 still free, and moves its link to the closed offers, in one transaction: an offer is either
 accepted or closed, never both.
 
-Every call that cannot be done now raises ``errors.StoreUnavailable`` with a sentence naming
-the cause (a locked database after the busy timeout, a full disk, a read-only file, a server
-down) and counts in ``metrics.STORE_ERRORS``. A SQLite file is checked at each call: deleted or
-replaced since the store first saw it (its device and inode), or made read-only, nothing is
-stored any more. An in-memory SQLite database is one connection: its calls run one at a time.
+A call that cannot be done now raises ``StoreUnavailable`` (see ``database``).
 ``append_many`` writes several games' entries in one transaction (``writer`` uses it).
 """
 
@@ -23,25 +19,22 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, false, func, insert, make_url, or_, select, update
-from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
+from sqlalchemy import bindparam, func, insert, or_, select, update
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
-from ..core import metrics
-from ..core.clock import Clock, TimeControl
-from ..core.errors import LogConflict, StoreUnavailable
+from ..core.clock import Clock
+from ..core.errors import LogConflict
 from ..core.offer import Offer, OfferState
 from ..core.vocab import Ending, Mode, Status
-from ..players import ratings
-from . import dblock, pglock
+from . import pglock
+from .database import Database
 from .db import (
     Base,
     ChatMuteRow,
@@ -51,342 +44,33 @@ from .db import (
     LogRow,
     RematchRow,
     ServerBeatRow,
-    is_memory,
-    make_engine,
-    sqlite_path,
     utc,
 )
-from .migrate import UnknownRevision, upgrade
+from .rows import (
+    Entry,
+    GameInfo,
+    clock_of,
+    clock_values,
+    entry_of,
+    info_of,
+    row_of,
+    with_links,
+)
 
 logger = logging.getLogger("schotten.web")
 
-ACTION = "action"
-UNDO = "undo"
-END = "end"
-"""The kind of the entry that ends a game off the board (its notation: an ``Ending``)."""
+Finished = Callable[[Session, list[str], datetime], None]
+"""Called in the transaction that stores the end of games: the session, their ids and the time."""
 
 
-@dataclass(slots=True)
-class GameInfo:
-    """A game's row: settings, seed, seats (nicknames, token hashes), status and winner.
-
-    ``rematch`` is this game's rematch offer while it is open or accepted, ``rematch_of`` the game
-    this table is the rematch of. ``rematch_closed`` is, for a finished game with no rematch,
-    its last offer that was withdrawn or declined (if any); for a closed rematch table, its own.
-    ``clock`` is the game's clock (None: untimed), ``ended`` how it ended off the board (None: it
-    did not), ``moved`` when its last entry was stored.
-    """
-
-    id: str
-    variant: str
-    rounds: int
-    seed: int
-    mode: Mode
-    level: str | None
-    ai_seat: int | None
-    players: list[str | None]
-    token_hashes: list[str | None]
-    status: Status
-    winner: int | None = None
-    created: datetime = field(default_factory=lambda: datetime.now(UTC))
-    rematch: Offer | None = None
-    rematch_of: str | None = None
-    rematch_closed: Offer | None = None
-    clock: Clock | None = None
-    ended: Ending | None = None
-    moved: datetime | None = None
-    accounts: list[int | None] = field(default_factory=lambda: [None, None])
-    """The account of each seat (None: a guest, the AI or a free seat)."""
-    rated: bool = False
-    rating_range: tuple[int | None, int | None] = (None, None)
-    """An open challenge's bounds on the rating of who may take its free seat."""
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One log entry: ``kind`` is ``action``, ``undo`` or ``end``; ``index`` counts from 0;
-    ``spent_ms`` is how long the decision took (None: untimed)."""
-
-    index: int
-    kind: str
-    notation: str
-    seat: int
-    time: datetime = field(default_factory=lambda: datetime.now(UTC))
-    spent_ms: int | None = None
-
-
-def info_of(row: GameRow) -> GameInfo:
-    """The game of a ``games`` row (without its rematch links: see ``with_links``)."""
-    return GameInfo(
-        id=row.id,
-        variant=row.variant,
-        rounds=row.rounds,
-        seed=row.seed,
-        mode=Mode(row.mode),
-        level=row.ai_level,
-        ai_seat=row.ai_seat,
-        players=[row.player0, row.player1],
-        token_hashes=[row.token_hash0, row.token_hash1],
-        status=Status(row.status),
-        winner=row.winner,
-        created=utc(row.created),
-        clock=_clock_of(row),
-        ended=Ending(row.ended) if row.ended else None,
-        moved=utc(row.moved) if row.moved is not None else None,
-        accounts=[row.account0, row.account1],
-        rated=bool(row.rated),
-        rating_range=(row.min_rating, row.max_rating),
-    )
-
-
-def _clock_of(row: GameRow) -> Clock | None:
-    """The game's clock from its columns (None: untimed)."""
-    if row.clock_initial is None and row.clock_days is None:
-        return None
-    control = TimeControl(row.clock_initial, row.clock_increment or 0, row.clock_days)
-    left = (control.allowance_ms if row.clock_ms0 is None else row.clock_ms0,
-            control.allowance_ms if row.clock_ms1 is None else row.clock_ms1)
-    since = utc(row.clock_since) if row.clock_since is not None else None
-    return Clock(control, left, row.clock_seat if since is not None else None, since)
-
-
-def clock_values(clock: Clock | None) -> dict[str, Any]:
-    """The games columns that hold what changes of a clock (all None for an untimed game)."""
-    if clock is None:
-        return {"clock_ms0": None, "clock_ms1": None, "clock_seat": None, "clock_since": None,
-                "deadline": None}
-    return {"clock_ms0": clock.left[0], "clock_ms1": clock.left[1], "clock_seat": clock.running,
-            "clock_since": utc(clock.since) if clock.since else None,
-            "deadline": utc(clock.deadline) if clock.deadline else None}
-
-
-def row_of(info: GameInfo) -> GameRow:
-    """The ``games`` row of a new game (pairing inserts one in its own transaction)."""
-    control = info.clock.control if info.clock is not None else None
-    return GameRow(
-        clock_initial=control.initial if control else None,
-        clock_increment=control.increment if control and not control.turn_based else None,
-        clock_days=control.days if control else None,
-        ended=str(info.ended) if info.ended else None,
-        moved=utc(info.moved) if info.moved else None,
-        **clock_values(info.clock),
-        id=info.id,
-        variant=info.variant,
-        rounds=info.rounds,
-        seed=info.seed,
-        mode=str(info.mode),
-        ai_level=info.level,
-        ai_seat=info.ai_seat,
-        player0=info.players[0],
-        player1=info.players[1],
-        token_hash0=info.token_hashes[0],
-        token_hash1=info.token_hashes[1],
-        status=str(info.status),
-        winner=info.winner,
-        created=utc(info.created),
-        account0=info.accounts[0],
-        account1=info.accounts[1],
-        rated=info.rated,
-        min_rating=info.rating_range[0],
-        max_rating=info.rating_range[1],
-    )
-
-
-def with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
-    """Fill in each game's rematch, its closed offer and the game it is the rematch of (two queries)."""
-    ids = [info.id for info in infos]
-    if not ids:
-        return infos
-    query = (
-        select(RematchRow, GameRow.token_hash0, GameRow.token_hash1)
-        .join(GameRow, GameRow.id == RematchRow.rematch_id)
-        .where(or_(RematchRow.game_id.in_(ids), RematchRow.rematch_id.in_(ids)))
-    )
-    rematches: dict[str, Offer] = {}
-    origins: dict[str, str] = {}
-    for link, hash0, hash1 in session.execute(query):
-        other = hash1 if link.by_seat == 0 else hash0
-        state = OfferState.OPEN if other is None else OfferState.ACCEPTED
-        rematches[link.game_id] = Offer(link.rematch_id, link.game_id, link.by_seat, state)
-        origins[link.rematch_id] = link.game_id
-    closed = _closed_links(session, ids)
-    for info in infos:
-        info.rematch, info.rematch_of = rematches.get(info.id), origins.get(info.id)
-        own = closed.get(info.id)
-        if own is not None and own.id == info.id:
-            info.rematch_of = own.game
-        info.rematch_closed = own if info.rematch is None else None
-    return infos
-
-
-def _closed_links(session: Session, ids: list[str]) -> dict[str, Offer]:
-    """For each of ``ids``: its own closed offer (a closed rematch table), else its latest one (a game)."""
-    query = (
-        select(ClosedRematchRow)
-        .where(or_(ClosedRematchRow.game_id.in_(ids), ClosedRematchRow.rematch_id.in_(ids)))
-        .order_by(ClosedRematchRow.closed, ClosedRematchRow.rematch_id)
-    )
-    found: dict[str, Offer] = {}
-    for row in session.scalars(query):
-        offer = Offer(row.rematch_id, row.game_id, row.by_seat, OfferState(row.reason))
-        found[row.game_id] = offer
-        found[row.rematch_id] = offer
-    return found
-
-
-def _entry(row: LogRow) -> Entry:
-    return Entry(row.index, row.kind, row.notation, row.seat, utc(row.time), row.spent_ms)
-
-
-class Store:
+class Store(Database):
     """Games and logs in the database at ``url`` (see ``db.make_engine``)."""
 
     def __init__(self, url: str, busy_timeout: float = 5.0, shared: bool = False) -> None:
         """``shared``: served by several processes meeting on Redis (``pglock``), else by this one alone."""
-        self.engine = make_engine(url, busy_timeout)
-        self.shared = shared
-        self._session = sessionmaker(self.engine, expire_on_commit=False)
-        self._shown = make_url(url).render_as_string(hide_password=True)
-        self._path = sqlite_path(url)
-        self._serial: contextlib.AbstractContextManager[Any] = (
-            threading.RLock() if is_memory(url) else contextlib.nullcontext()
-        )
-        self._identity: tuple[int, int] | None = None
-        self._gone: str | None = None
-        self._read_only = False
-        self._starting = False
-        self._locked = False
-
-    @contextlib.contextmanager
-    def _use(self, snapshot: bool = False) -> Iterator[Session]:
-        """A session, after the file checks; database errors become ``StoreUnavailable``. With
-        ``snapshot`` its reads see one moment of the database (PostgreSQL's REPEATABLE READ: a game's
-        row and its log read together agree even while another process appends)."""
-        with self._serial:
-            self._check_file()
-            try:
-                with self._session() as session:
-                    if snapshot and self.engine.dialect.name == "postgresql":
-                        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-                    yield session
-            except IntegrityError:
-                raise
-            except (DBAPIError, DisconnectionError, PoolTimeout) as error:
-                raise self._unavailable(error) from None
-            self._check_file()
-
-    def use(self) -> contextlib.AbstractContextManager[Session]:
-        """A session for the modules that keep their own tables (accounts, ratings, pairing): the same
-        file checks, and database errors become ``StoreUnavailable``."""
-        return self._use()
-
-    def _unavailable(self, error: SQLAlchemyError) -> StoreUnavailable:
-        """The refusal for a failed database call (logged, counted)."""
-        metrics.STORE_ERRORS.inc()
-        cause = str(getattr(error, "orig", None) or error).splitlines()[0]
-        where = self._path or self._shown
-        lowered = cause.lower()
-        if self._starting:
-            return StoreUnavailable(f"the database {where} cannot be used: {cause}")
-        if "locked" in lowered or "busy" in lowered:
-            text = f"the database {where} is locked by another writer: nothing was stored, try again"
-        elif "readonly" in lowered or "read-only" in lowered:
-            text = f"the database file {where} is read-only: nothing can be stored"
-        elif "full" in lowered:
-            text = f"the disk of the database {where} is full: nothing was stored"
-        else:
-            text = f"the database {where} cannot be used now ({cause}): nothing was stored, try again"
-        logger.error("store error: %s", text)
-        return StoreUnavailable(text)
-
-    def _check_file(self) -> None:
-        """Refuse if the SQLite file was deleted or replaced since it was first seen, or is read-only."""
-        if self._path is None:
-            return
-        if self._gone is not None:
-            raise StoreUnavailable(self._gone)
-        try:
-            found = os.stat(self._path)
-        except FileNotFoundError:
-            found = None
-        except OSError as error:
-            metrics.STORE_ERRORS.inc()
-            text = f"the database file {self._path} cannot be reached: {error.strerror}"
-            raise StoreUnavailable(text) from None
-        if self._identity is None:
-            if found is not None:
-                self._identity = (found.st_dev, found.st_ino)
-            return
-        if found is None or (found.st_dev, found.st_ino) != self._identity:
-            how = "deleted" if found is None else "replaced"
-            self._gone = (f"the database file {self._path} was {how} while the server runs: nothing "
-                          f"can be stored any more (restore the file and restart the server)")
-            metrics.STORE_ERRORS.inc()
-            logger.error("store error: %s", self._gone)
-            raise StoreUnavailable(self._gone)
-        if not os.access(self._path, os.W_OK):
-            text = f"the database file {self._path} is read-only: nothing can be stored"
-            metrics.STORE_ERRORS.inc()
-            if not self._read_only:
-                logger.error("store error: %s", text)
-            self._read_only = True
-            raise StoreUnavailable(text)
-        self._read_only = False
-
-    def create_schema(self) -> None:
-        """Bring the tables to the newest schema (``migrate.upgrade``: an empty database is created,
-        an older one migrated, in one transaction where the database allows)."""
-        with self._use() as session, session.begin():
-            if self._postgres:
-                session.execute(select(func.pg_advisory_xact_lock(pglock.MIGRATING)))
-            try:
-                upgrade(session.connection())
-            except UnknownRevision as error:
-                metrics.STORE_ERRORS.inc()
-                where = self._path or self._shown
-                raise StoreUnavailable(f"the database {where} cannot be used: {error}") from None
-
-    def check(self) -> None:
-        """Make sure the database can be used before serving: its folder exists and is writable (a
-        SQLite file), the tables exist and a write transaction can begin. ``StoreUnavailable``
-        with a sentence naming the path (or the URL, password hidden) if not."""
-        if self._path is not None:
-            _check_folder(self._path)
-            if not self._locked:
-                dblock.acquire(self._path)
-                self._locked = True
-        if self.shared and not self._postgres:
-            where = self._path or self._shown
-            raise StoreUnavailable(f"the database {where} is SQLite, served by one process: --redis is "
-                                   "for several processes on one PostgreSQL database (drop it, or use "
-                                   "PostgreSQL)")
-        self._starting = True
-        try:
-            if self._postgres and not self._locked:
-                try:
-                    pglock.acquire(self.engine, self.shared, self._shown)
-                except (DBAPIError, DisconnectionError, PoolTimeout) as error:
-                    raise self._unavailable(error) from None
-                self._locked = True
-            self.create_schema()
-            with self._use() as session, session.begin():
-                session.execute(update(GameRow).where(false()).values(status=GameRow.status))
-        finally:
-            self._starting = False
-
-    def close(self) -> None:
-        """Close every pooled connection (and let go of the SQLite file's lock, see ``dblock``, or of
-        PostgreSQL's serving lock, see ``pglock``)."""
-        if self._locked and self._postgres:
-            pglock.release(self.engine)
-        self.engine.dispose()
-        if self._locked and self._path is not None:
-            dblock.release(self._path)
-        self._locked = False
-
-    @property
-    def _postgres(self) -> bool:
-        return self.engine.dialect.name == "postgresql"
+        super().__init__(url, busy_timeout, shared)
+        self.on_finished: Finished | None = None
+        """What else is stored in the transaction that ends games (the ratings: ``players.ratings``)."""
 
     def add_game(self, info: GameInfo) -> None:
         """Store a new game."""
@@ -457,7 +141,7 @@ class Store:
                 return None
             query = (select(LogRow).where(LogRow.game_id == game_id, LogRow.index >= index)
                      .order_by(LogRow.index))
-            return with_links(session, [info_of(row)])[0], [_entry(e) for e in session.scalars(query)]
+            return with_links(session, [info_of(row)])[0], [entry_of(e) for e in session.scalars(query)]
 
     def recent(self, limit: int) -> list[GameInfo]:
         """The ``limit`` most recently created games, newest first (closed rematch tables left out)."""
@@ -599,7 +283,7 @@ class Store:
             query = select(GameRow).where(GameRow.status == Status.PLAYING.value,
                                           GameRow.clock_since.is_not(None))
             for game in session.scalars(query):
-                clock = _clock_of(game)
+                clock = clock_of(game)
                 if clock is not None:
                     for key, value in clock_values(clock.shifted(down)).items():
                         setattr(game, key, value)
@@ -609,7 +293,7 @@ class Store:
     def append_many(self, appends: list[Append]) -> None:
         """Store every append (entries of different games, or later entries of one game after its
         earlier ones), in one transaction: all are stored or none. The rated games they end are rated
-        in it too (``ratings.rate_finished``), so a game's end and its rating changes are stored together."""
+        in it too (``on_finished``), so a game's end and its rating changes are stored together."""
         rows = [_log_values(item) for item in appends]
         games = [_game_values(item) for item in appends]
         with self._use() as session, session.begin():
@@ -621,8 +305,8 @@ class Store:
                                   "holds an entry at that index") from None
             connection.execute(_SET_STATUS, games)
             ended = [item for item in appends if item.status == Status.OVER]
-            if ended:
-                ratings.rate_finished(session, [item.game_id for item in ended],
+            if ended and self.on_finished is not None:
+                self.on_finished(session, [item.game_id for item in ended],
                                       max(item.entry.time for item in ended))
 
     def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str, time: datetime,
@@ -712,16 +396,3 @@ def _log_values(item: Append) -> dict[str, Any]:
     entry = item.entry
     return {"game_id": item.game_id, "index": entry.index, "kind": entry.kind, "notation": entry.notation,
             "seat": entry.seat, "time": utc(entry.time), "spent_ms": entry.spent_ms}
-
-
-def _check_folder(path: str) -> None:
-    """Refuse a SQLite file whose folder is missing or not writable, or that is read-only."""
-    folder = os.path.dirname(path)
-    if not os.path.isdir(folder):
-        raise StoreUnavailable(f"the folder {folder} of the database {path} does not exist: create it "
-                               f"or choose another database")
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise StoreUnavailable(f"the database file {path} is read-only: the server could store no move")
-    if not os.access(folder, os.W_OK):
-        raise StoreUnavailable(f"the folder {folder} of the database {path} is not writable: SQLite "
-                               f"writes its journal (-wal, -shm) beside the file")

@@ -21,7 +21,8 @@ from ..core import metrics
 from ..core.clock import Clock
 from ..core.errors import StoreUnavailable
 from ..core.vocab import Ending, Status
-from .store import Append, Entry, Store
+from .rows import Entry
+from .store import Append, Store
 
 
 @dataclass(slots=True)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.clock import Clock, TimeControl
 from ..core.vocab import Ending, Status
-from ..storage.store import ACTION, UNDO, Entry, GameInfo
-from .gamelog import advanced, ending_of
-
-if TYPE_CHECKING:
-    from .authority import LiveGame
+from ..games.authority import Authority
+from ..games.catchup import adopt
+from ..games.gamelog import LogError
+from ..games.live import LiveGame
+from ..storage.rows import Entry
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -103,20 +103,33 @@ def follow(game: LiveGame, news: Heard) -> int:
     return adopt(game, [news.entry], changed)
 
 
-def adopt(game: LiveGame, entries: list[Entry], info: GameInfo) -> int:
-    """Make ``entries`` (those after the copy's) and the row ``info`` the game's (under its lock); the
-    first move of the history that changed. ``LogError`` if the entries do not follow."""
-    state = advanced(game.state, entries)
-    kept = min(len(game.state.history), len(state.history))
-    while kept and game.state.history[kept - 1] != state.history[kept - 1]:
-        kept -= 1
-    for entry in entries:
-        if entry.kind == UNDO:
-            game.undos[entry.seat] += 1
-        elif entry.kind == ACTION:
-            game.decided[entry.seat] = True
-    game.ending = ending_of(entries) or game.ending
-    game.state, game.version, game.info = state, game.version + len(entries), info
-    marks = [m for m in (info.moved, info.clock.since if info.clock else None) if m is not None]
-    game.mark = max(marks) if marks else info.created
-    return kept
+async def follow_event(authority: Authority, game_id: str, event: dict[str, Any]) -> None:
+    """Another process changed ``game_id`` (its ``game`` event): the entry it carries is applied
+    when it is this copy's next, one already here is passed over, else the copy catches up from
+    the database."""
+    game = authority.games.get(game_id)
+    news = heard(event)
+    if game is None or news is None:
+        await authority.catchup.catch_up(game_id)
+        return
+    async with game.lock:
+        if news.entry.index < game.version:
+            return
+        if news.entry.index > game.version:
+            kept = await authority.catchup.caught_up(game)
+        else:
+            try:
+                kept = follow(game, news)
+            except LogError as error:
+                authority.tables.damage(game, error)
+    if kept is not None:
+        authority.news.changed(game, kept)
+
+
+def heard_deadline(authority: Authority, event: dict[str, Any]) -> None:
+    """The conductor hears of a move stored elsewhere: a clock it sets running that runs out before
+    the next deadline the timekeeper knows wakes it (else it would look within ``POLL``)."""
+    news = heard(event)
+    deadline = news.clock.deadline if news is not None and news.clock is not None else None
+    if deadline is not None:
+        authority.conductor.expect(deadline)

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping
 
 from ..core.schemas import SeatGrant
-from ..storage.store import GameInfo
+from ..storage.rows import GameInfo
 
 SEAT_COOKIE = "seat_"
 """The prefix of the cookie holding a seat's token (``seat_{game id}``)."""
