@@ -9,6 +9,7 @@ most ``undo_limit`` times per game, so a play/undo loop cannot grow a log withou
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ from helpers_web import (
     Message,
     choose,
     create,
+    join,
     log_of,
     receive_state,
     service_of,
@@ -32,7 +34,9 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from schotten.engine import ACTIONS, GameState, Kind
 from schotten.web import create_app
 from schotten.web.games.eviction import Eviction
+from schotten.web.games.live import LiveGame
 from schotten.web.games.gamelog import undo_span
+from schotten.web.talk.chat import Chat
 
 
 def test_idle_games_are_evicted_and_come_back_exactly(tmp_path: Path) -> None:
@@ -89,6 +93,30 @@ def test_at_most_game_cache_size_games_stay_loaded(tmp_path: Path, monkeypatch: 
         assert set(games) == {ids[0], ids[4]}
         summary = client.get(f"/api/games/{ids[2]}").json()
         assert (summary["id"], summary["status"], summary["version"]) == (ids[2], "open", 0)
+
+
+def test_a_game_swept_while_a_socket_joins_it_stays_that_sockets_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The eviction race: a sweep while a socket is being seated (here while its game's chat is read)
+    must not leave the socket on a copy the cache no longer holds, where no change would reach it."""
+    settings = test_settings(tmp_path, game_idle_eviction=0.05)
+    with TestClient(create_app(settings)) as client:
+        service = service_of(client)
+        table = create(client, seed=SEED)
+        reading = Chat.load
+
+        async def slow_read(chat: Chat, game: LiveGame) -> None:
+            await asyncio.sleep(0.2)
+            service.authority.sweep()
+            await reading(chat, game)
+
+        monkeypatch.setattr(Chat, "load", slow_read)
+        with client.websocket_connect(socket_path(table["id"], table["token"])) as ws:
+            assert receive_state(ws)["status"] == "open"
+            served = service.games.get(table["id"])
+            assert served is not None and served.connections, "the socket's game left the cache"
+            join(client, table["id"])
+            assert receive_state(ws)["status"] == "playing"
 
 
 def _undoable(seat: int) -> Callable[[GameState], bool]:
