@@ -34,8 +34,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from schotten.engine import ACTIONS, GameState, Kind
 from schotten.web import create_app
 from schotten.web.games.eviction import Eviction
-from schotten.web.games.live import LiveGame
 from schotten.web.games.gamelog import undo_span
+from schotten.web.games.live import LiveGame
 from schotten.web.talk.chat import Chat
 
 

@@ -114,32 +114,29 @@ class SocketHost:
     async def receive(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:
         """Handle one client message; a refused one gets an error (and a stale one the state)."""
         try:
-            await self._handle(game, conn, message)
+            if isinstance(message, ActionMessage):
+                await self.play.act(game, conn.seat, message)
+            elif isinstance(message, UndoMessage):
+                await self.play.undo(game, conn.seat)
+            elif isinstance(message, ChatMessage):
+                await self.talk.say(game, conn, message)
+            elif isinstance(message, MuteMessage):
+                await self.talk.mute(game, conn, message)
+            elif isinstance(message, SyncMessage):
+                conn.send(state_text(game, conn.seat))
+                self.news.kick_ai(game)
+            elif isinstance(message, ResignMessage):
+                await self.endings.resign(game, conn.seat)
+            elif isinstance(message, AbortMessage):
+                await self.endings.abort(game, conn.seat)
+            elif isinstance(message, ClaimVictoryMessage):
+                await self.endings.claim_victory(game, conn.seat)
         except ClientError as error:
             conn.send(error_message(error.code, error.message))
             if error.code == "stale":
                 conn.send(state_text(game, conn.seat))
         except StoreUnavailable:
             conn.send(error_message("unavailable", UNAVAILABLE))
-
-    async def _handle(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:
-        if isinstance(message, ActionMessage):
-            await self.play.act(game, conn.seat, message)
-        elif isinstance(message, UndoMessage):
-            await self.play.undo(game, conn.seat)
-        elif isinstance(message, ChatMessage):
-            await self.talk.say(game, conn, message)
-        elif isinstance(message, MuteMessage):
-            await self.talk.mute(game, conn, message)
-        elif isinstance(message, SyncMessage):
-            conn.send(state_text(game, conn.seat))
-            self.news.kick_ai(game)
-        elif isinstance(message, ResignMessage):
-            await self.endings.resign(game, conn.seat)
-        elif isinstance(message, AbortMessage):
-            await self.endings.abort(game, conn.seat)
-        elif isinstance(message, ClaimVictoryMessage):
-            await self.endings.claim_victory(game, conn.seat)
 
     def leave(self, game: LiveGame, conn: Connection) -> None:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""

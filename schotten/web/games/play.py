@@ -12,7 +12,6 @@ import logging
 
 from ...engine import ACTIONS, GameState, IllegalActionError, NotationError
 from ..core import metrics
-from ..core.clock import Clock
 from ..core.errors import LogConflict, StoreUnavailable
 from ..core.messages import ActionMessage, ClientError
 from ..core.vocab import Ending, Mode, Status
@@ -112,7 +111,16 @@ class Play:
             spent = None if kind == END else max(0, int((now - game.mark).total_seconds() * 1000))
             clock = clock.after_decision(seat, now, game.clock_seat(after, status))
         entry = Entry(game.version, kind, notation, seat, now, spent)
-        await self._store(game, entry, status, winner, clock, ended)
+        try:
+            await self.writer.append(game.info.id, entry, status, winner, clock, ended)
+        except LogConflict:
+            await self.catchup.refreshed(game)
+            raise ClientError("stale", "another move reached the game first: your state is out of date, "
+                              "here is the game as it now stands") from None
+        except StoreUnavailable:
+            raise
+        except Exception as error:
+            raise _not_stored(game, entry) from error
         kept = min(len(game.state.history), len(after.history))
         game.state, game.version, game.mark = after, entry.index + 1, now
         game.info.status, game.info.winner, game.info.clock, game.info.moved = status, winner, clock, now
@@ -126,21 +134,12 @@ class Play:
         if clock is not None:
             self.news.wake_clocks()
 
-    async def _store(self, game: LiveGame, entry: Entry, status: Status, winner: int | None,
-                     clock: Clock | None, ended: Ending | None) -> None:
-        """Append ``entry`` with the game's row after it (``Writer.append``)."""
-        try:
-            await self.writer.append(game.info.id, entry, status, winner, clock, ended)
-        except LogConflict:
-            await self.catchup.refreshed(game)
-            raise ClientError("stale", "another move reached the game first: your state is out of date, "
-                              "here is the game as it now stands") from None
-        except StoreUnavailable:
-            raise
-        except Exception as error:
-            metrics.STORE_ERRORS.inc()
-            logger.exception("game %s: entry %d could not be stored", game.info.id, entry.index)
-            raise StoreUnavailable(f"entry {entry.index} of game {game.info.id} was not stored") from error
+
+def _not_stored(game: LiveGame, entry: Entry) -> StoreUnavailable:
+    """The refusal of an entry the database failed to store for an unforeseen reason (logged, counted)."""
+    metrics.STORE_ERRORS.inc()
+    logger.exception("game %s: entry %d could not be stored", game.info.id, entry.index)
+    return StoreUnavailable(f"entry {entry.index} of game {game.info.id} was not stored")
 
 
 def _check_turn(game: LiveGame, seat: int) -> None:
