@@ -55,6 +55,8 @@ class Authority:
         self.cluster: Cluster = cluster if cluster is not None else Alone()
         self.chat = talk
         self.ai = ai
+        self.new_seed = new_seed
+        """Where each new game's seed comes from."""
         self.quotas = Quotas(settings)
         self.accounts = Accounts(store, settings.session_ttl, lambda: self.context.now())
         self.writer = Writer(store)

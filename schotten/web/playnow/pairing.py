@@ -236,7 +236,7 @@ class Pairing:
 
     def _game(self, seats: list[Waiter], now: datetime) -> GameInfo:
         """The new game of two entries (seat 0 first): a friend game being played, its clock running."""
-        seed = self.authority.opening.new_seed()
+        seed = self.authority.new_seed()
         control = seats[0].control
         turn = GameState.new(Settings.of(seats[0].variant, 1), seed).turn
         return GameInfo(

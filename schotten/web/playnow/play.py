@@ -37,7 +37,7 @@ from .pairing import PRESETS, Pairing, Waiter, pool_key, preset_of, reach
 TICKET_COOKIE = "pool_ticket"
 TICKET_AGE = 24 * 3600
 SeatCookie = Callable[[Response, str, str, bool], None]
-"""How a seat cookie is set (``app._seat_cookie``): the answer, the game id, the token, https."""
+"""How a seat cookie is set (``routes.games.set_seat_cookie``): the answer, the game id, the token, https."""
 
 
 class EnterPool(BaseModel):

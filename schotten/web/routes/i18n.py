@@ -24,6 +24,11 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
+from fastapi import FastAPI, Request
+
+from ..core.errors import ServiceError
+from ..core.schemas import ErrorBody, Languages, Messages
+from ..core.settings import WebSettings
 
 LANGUAGES: tuple[str, ...] = ("en", "pt", "ca")
 """The languages offered, English first (the fallback)."""
@@ -153,3 +158,22 @@ def _ranked(header: str) -> list[str]:
         if tag and tag != "*" and quality > 0:
             ranked.append((-quality, position, tag))
     return [tag for _, _, tag in sorted(ranked)]
+
+
+def install(app: FastAPI, settings: WebSettings) -> None:
+    """Add the routes of the languages and their catalogues to ``app``."""
+    @app.get("/api/i18n", response_model=Languages)
+    async def languages(request: Request) -> Languages:
+        """The languages offered and the best one for this browser (``lang`` cookie, Accept-Language)."""
+        best = preferred(request.headers.get("accept-language"), request.cookies.get(LANG_COOKIE))
+        return Languages(languages=list(LANGUAGES), preferred=best)
+
+    @app.get("/api/i18n/{lang}", response_model=Messages, responses={404: {"model": ErrorBody}})
+    async def catalogue(lang: str) -> Messages:
+        """Every message of one language: ``{msgid: translation}``."""
+        try:
+            return Messages(lang=lang, messages=messages(settings.locale_dir, lang))
+        except ValueError as error:
+            raise ServiceError(404, str(error)) from None
+
+
