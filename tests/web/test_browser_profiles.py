@@ -16,6 +16,7 @@ from browser_helpers import Browser, LiveServer
 from helpers_ratings import add_game, finish, play_series, sign_up
 
 from schotten.web.core.vocab import Ending
+from schotten.web.players import ratings
 from schotten.web.players.accounts import Accounts
 from schotten.web.storage.db import RatingRow
 from schotten.web.storage.store import Store
@@ -32,8 +33,10 @@ def server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def store(server: LiveServer) -> Iterator[Store]:
-    """A store on the live server's database file (the server made its tables)."""
+    """A store on the live server's database file (the server made its tables) that rates the games it
+    ends, as the server's does."""
     opened = Store(f"sqlite:///{server.database}")
+    opened.on_finished = ratings.rate_finished
     yield opened
     opened.close()
 
