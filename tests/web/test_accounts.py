@@ -4,6 +4,7 @@ changing the password, deleting the account and keeping a guest's games."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -189,6 +190,43 @@ def test_log_in_is_rate_limited_per_name_and_per_address(strict: TestClient) -> 
     assert answers["Ann"] == answers["Nobody"]
     assert "log-in attempts" in answers["Ann"]
     assert log_in(strict, "Carol").status_code == 429
+
+
+class WallClock:
+    """``time.time`` as the test sets it: half a second before a minute's edge, then moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = (time.time() // 60 + 1) * 60 - 0.5
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_log_in_tries_on_both_sides_of_a_minute_s_edge_count_in_full(
+        strict: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three tries of a name half a second before a minute's edge, a fourth half a second after it: the
+    fourth is refused (the three are within the last minute), and so is one a moment before the first
+    leaves the window; once it has left, a try is admitted. The address's 8 per minute alike: its
+ninth try in a minute is refused until its oldest leaves the window."""
+    sign_up(strict, "Ann")
+    strict.cookies.clear()
+    clock = WallClock()
+    monkeypatch.setattr(time, "time", clock)
+    for _ in range(3):
+        assert log_in(strict, "Ann", "wrong password").status_code == 401
+    clock.now += 1.0
+    refused = log_in(strict, "Ann")
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) == 59
+    clock.now += 58.9
+    assert log_in(strict, "Ann").status_code == 429
+    clock.now += 0.2
+    assert log_in(strict, "Ann", "wrong password").status_code == 401
+    for name in ("Bea", "Carl", "Dan", "Eve", "Fay"):
+        assert log_in(strict, name, "wrong password").status_code == 401
+    clock.now += 0.5
+    assert log_in(strict, "Gus", "wrong password").status_code == 429
+    clock.now += 0.5
+    assert log_in(strict, "Gus", "wrong password").status_code == 401
 
 
 def test_changing_the_password_ends_the_other_sessions(client: TestClient) -> None:

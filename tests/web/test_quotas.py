@@ -37,7 +37,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from schotten.web import create_app
 from schotten.web.core.settings import WebSettings
-from schotten.web.edge.quotas import Quotas, address_of
+from schotten.web.edge.quotas import ExactWindow, Quotas, Rates, address_of
 
 TIMEOUT = 20.0
 """A guard against a hung server, not a measurement."""
@@ -330,3 +330,24 @@ def test_one_address_holding_its_sockets_does_not_refuse_another(loopback: int, 
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
         with _socket(loopback, "127.0.0.1", game) as mine:
             assert json.loads(mine.recv(timeout=TIMEOUT))["type"] == "state"
+
+
+def test_an_exact_window_counts_every_minute_and_forgets_keys_whose_tries_left() -> None:
+    """"2/minute": two tries half a second before a minute's edge, a third half a second after: refused,
+    saying 59 s; one after the two left the window: admitted. A thousand keys tried once and left for
+    over a minute are dropped at the next sweep (memory stays bounded)."""
+    now = [119.5]
+    window = ExactWindow(lambda: now[0])
+    rates = Rates("login_rate", "2/minute", window)
+    assert rates.hit("a") is None and rates.hit("a") is None
+    now[0] = 120.5
+    assert rates.hit("a") == ("2 per 1 minute", 59)
+    now[0] = 179.6
+    assert rates.hit("a") is None
+    for key in range(ExactWindow.SWEEP_EVERY):
+        rates.hit(f"k{key}")
+    now[0] += 61
+    for _ in range(ExactWindow.SWEEP_EVERY):
+        rates.hit("a")
+    assert len(window._times) <= 2
+

@@ -2,9 +2,11 @@
 tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
-``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web.md). Rates are counted by the
-``limits`` library (sliding window counters in memory); every count is in this process's memory,
-so a restart forgets them. ``install`` adds the ASGI middleware that charges each HTTP request
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web.md). The small rates (log-in,
+sign-up, tables, chat) are exact moving windows (``ExactWindow``: N per minute holds for every minute,
+not only the clock's); the address rate, charged for every request and message, is the ``limits``
+library's sliding window counter (an estimate, cheap at its large counts). Counts in this process's
+memory are forgotten by a restart. ``install`` adds the ASGI middleware that charges each HTTP request
 (see ``request_cost``) and answers 429 with ``Retry-After``, and the handler of ``LimitError``.
 """
 
@@ -15,16 +17,17 @@ import logging
 import math
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
 from limits.storage import MemoryStorage, RedisStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
+from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
+from limits.util import WindowStats
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..core.errors import ServiceError
@@ -96,14 +99,80 @@ def seconds(amount: float) -> str:
     return f"{hours} h {rest} min" if rest else f"{hours} h"
 
 
+class Limiter(Protocol):
+    """What ``Rates`` needs of a strategy (the ``limits`` library's, or ``ExactWindow``)."""
+
+    def test(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
+        """Whether ``cost`` more would stay within ``item``."""
+        ...
+
+    def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
+        """Count ``cost`` if it stays within ``item``."""
+        ...
+
+    def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> WindowStats:
+        """When a unit is free again, and how many are left."""
+        ...
+
+
+class ExactWindow:
+    """An exact moving window in this process's memory: at most ``item.amount`` units in any span of
+    ``item``'s length, per key. A key keeps the times of its units still in the window (at most the
+    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks."""
+
+    SWEEP_EVERY = 1000
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        self.clock = clock if clock is not None else (lambda: time.time())
+        self._times: dict[str, tuple[int, deque[float]]] = {}
+        self._looks = 0
+
+    def test(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
+        """Whether ``cost`` more units would stay within ``item`` now."""
+        return len(self._live(item, identifiers)) + cost <= item.amount
+
+    def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
+        """Count ``cost`` units now if they stay within ``item``; whether they were counted."""
+        times = self._live(item, identifiers)
+        if len(times) + cost > item.amount:
+            return False
+        times.extend([self.clock()] * cost)
+        return True
+
+    def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> WindowStats:
+        """When the oldest unit in the window leaves it (its reset time), and how many are left."""
+        times = self._live(item, identifiers)
+        reset = times[0] + item.get_expiry() if times else self.clock()
+        return WindowStats(reset, max(0, item.amount - len(times)))
+
+    def _live(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> deque[float]:
+        """The times of ``item``'s units for these identifiers still in the window (older ones dropped)."""
+        self._looks += 1
+        if self._looks % self.SWEEP_EVERY == 0:
+            self._sweep()
+        key, expiry = item.key_for(*identifiers), item.get_expiry()
+        times = self._times.setdefault(key, (expiry, deque()))[1]
+        since = self.clock() - expiry
+        while times and times[0] <= since:
+            times.popleft()
+        return times
+
+    def _sweep(self) -> None:
+        """Drop the keys with no unit left in their window."""
+        now = self.clock()
+        for key, (expiry, times) in list(self._times.items()):
+            if not times or times[-1] <= now - expiry:
+                del self._times[key]
+
+
 class Rates:
     """Several rates in the ``limits`` notation (``"50/second;1000/minute"``) counted together per key.
 
     ``shared`` counts them in a storage every server process shares (Redis, see ``shared_limiter``):
     while it cannot be reached they are counted by ``limiter``, in this process, instead."""
 
-    def __init__(self, setting: str, text: str, limiter: SlidingWindowCounterRateLimiter,
-                 shared: SlidingWindowCounterRateLimiter | None = None) -> None:
+    def __init__(self, setting: str, text: str, limiter: Limiter, shared: Limiter | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
         try:
             self.items: list[RateLimitItem] = parse_many(text)
         except ValueError:
@@ -112,6 +181,7 @@ class Rates:
         self.limiter = limiter
         self.shared = shared
         self.name = setting
+        self.clock = clock if clock is not None else getattr(limiter, "clock", lambda: time.time())
 
     def hit(self, key: str, cost: int = 1) -> tuple[str, int] | None:
         """Count ``cost`` if every rate allows it (None); if one does not, nothing is counted and
@@ -123,25 +193,26 @@ class Rates:
                 logger.warning("the %s is counted in this process: Redis cannot be reached", self.name)
         return self._hit(self.limiter, key, cost)
 
-    def _hit(self, limiter: SlidingWindowCounterRateLimiter, key: str, cost: int) -> tuple[str, int] | None:
+    def _hit(self, limiter: Limiter, key: str, cost: int) -> tuple[str, int] | None:
         blocked = [item for item in self.items if not limiter.test(item, self.name, key,
                                                                     cost=min(cost, item.amount))]
         if not blocked:
             for item in self.items:
                 limiter.hit(item, self.name, key, cost=min(cost, item.amount))
             return None
-        now = time.time()
+        now = self.clock()
         wait = max(limiter.get_window_stats(item, self.name, key).reset_time - now for item in blocked)
         return ", ".join(str(item) for item in blocked), max(1, math.ceil(wait))
 
 
-def shared_limiter(redis_url: str) -> SlidingWindowCounterRateLimiter | None:
-    """A limiter counting in Redis at ``redis_url``, shared by every server process (None without
-    Redis). Its calls block for a round trip to Redis: it counts the rare requests (log-in, sign-up)."""
+def shared_limiter(redis_url: str) -> MovingWindowRateLimiter | None:
+    """An exact moving window counted in Redis at ``redis_url``, shared by every server process (None
+    without Redis). Its calls block for a round trip to Redis: it counts the rare requests (log-in,
+    sign-up)."""
     if not redis_url:
         return None
     storage = RedisStorage(redis_url, wrap_exceptions=True, socket_timeout=0.5, socket_connect_timeout=0.5)
-    return SlidingWindowCounterRateLimiter(storage)
+    return MovingWindowRateLimiter(storage)
 
 
 class Quotas:
@@ -150,9 +221,9 @@ class Quotas:
     def __init__(self, settings: WebSettings, clock: Callable[[], float] = time.time) -> None:
         self.settings = settings
         self.clock = clock
-        limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self.requests = Rates("address_rate", settings.address_rate, limiter)
-        self.table_rate = Rates("tables_rate", settings.tables_rate, limiter)
+        self.requests = Rates("address_rate", settings.address_rate,
+                              SlidingWindowCounterRateLimiter(MemoryStorage()))
+        self.table_rate = Rates("tables_rate", settings.tables_rate, ExactWindow())
         self.sockets: Counter[str] = Counter()
         self._open: dict[str, dict[str, float]] = {}
         self._ai: dict[str, dict[str, float]] = {}

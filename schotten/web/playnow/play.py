@@ -21,8 +21,6 @@ from collections.abc import Callable
 from typing import Literal
 
 from fastapi import Request, Response
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.clock import TimeControl
@@ -125,7 +123,7 @@ class PlayNow:
         self.seat_cookie = seat_cookie
         self.https = authority.settings.https
         self.rates = quotas.Rates("tables_rate", authority.settings.tables_rate,
-                                  SlidingWindowCounterRateLimiter(MemoryStorage()))
+                                  quotas.ExactWindow())
 
     async def pair(self, ticket_hash: str) -> str | None:
         """Try to pair the entry (``Pairing.pair``); the timekeeper learns the new game's deadline."""

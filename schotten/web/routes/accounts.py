@@ -22,8 +22,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from fastapi import FastAPI, Request, Response
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..core.errors import ServiceError
@@ -108,7 +106,7 @@ class AccountRoutes:
         self.service = service
         self.accounts = service.accounts
         settings = service.settings
-        limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        limiter = quotas.ExactWindow()
         shared = quotas.shared_limiter(settings.redis_url)
         self.by_name = quotas.Rates("login_rate", settings.login_rate, limiter, shared)
         self.by_address = quotas.Rates("login_address_rate", settings.login_address_rate, limiter, shared)

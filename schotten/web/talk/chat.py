@@ -30,16 +30,13 @@ import unicodedata
 from collections import deque
 from typing import Any
 
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
-
 from ..core import metrics
 from ..core.errors import StoreUnavailable
 from ..core.messages import QUICK_MESSAGES, ChatMessage, ClientError, MuteMessage
 from ..core.schemas import clean_nickname
 from ..core.settings import WebSettings
 from ..core.vocab import Mode, Room
-from ..edge.quotas import Rates, address_of, seconds
+from ..edge.quotas import ExactWindow, Rates, address_of, seconds
 from ..games.gamechat import ChatLine, GameChat
 from ..games.live import LiveGame
 from ..games.outbound import state_text
@@ -92,7 +89,7 @@ class Chat:
         self.settings = settings
         self.store = store
         self.peers = peers
-        self.rates = Rates("chat_rate", settings.chat_rate, SlidingWindowCounterRateLimiter(MemoryStorage()))
+        self.rates = Rates("chat_rate", settings.chat_rate, ExactWindow())
 
     # ------------------------------------------------------------ loading and entering
 
