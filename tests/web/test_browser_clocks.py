@@ -233,6 +233,19 @@ def test_a_player_who_leaves_and_the_win_claimed(pages: Browser, server: LiveSer
     assert ann.locator("#away").is_hidden()
 
 
+def test_a_turn_based_clock_reads_whole_minutes_left_rounded_up(pages: Browser, server: LiveServer) -> None:
+    """A fresh 1-day clock (a second or so already gone) reads 24 hours, not 23; a second short of two
+    days reads 2 days; half a minute reads 1 minute; a day and a half reads 36 hours."""
+    page = pages.page()
+    page.goto(f"{server.url}/")
+    page.wait_for_function("document.documentElement.lang !== ''")
+    texts = page.evaluate("""async () => {
+        const { turnText } = await import("/static/js/clocks.js");
+        return [86_399_000, 86_400_000 - 59_000, 2 * 86_400_000 - 1000, 30_000, 36 * 3_600_000].map(turnText);
+    }""")
+    assert texts == ["24 hours left", "24 hours left", "2 days left", "1 minute left", "36 hours left"]
+
+
 # ---------------------------------------------------------------------- the lobby
 
 

@@ -12,7 +12,8 @@ import { warnLowTime } from "./signals.js";
 
 const LOW_MS = 10_000;
 const TICK_MS = 100;
-const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 const clocks = { control: null, left: null, running: null, since: 0, seat: null, timer: null, warned: false };
@@ -52,12 +53,15 @@ export function realTimeText(ms) {
   return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
-/** A turn-based clock, never more than is left: "2 days left" (from 48 hours), "30 hours left",
- * "12 minutes left". */
+/** A turn-based clock in the whole minutes left, rounded up as a clock's last second shows 0:01:
+ * "2 days left" (from 48 hours), "30 hours left", "12 minutes left"; a fresh 1-day clock reads
+ * "24 hours left". */
 export function turnText(ms) {
-  if (ms >= 2 * DAY_MS) return tn("{n} day left", "{n} days left", Math.floor(ms / DAY_MS));
-  if (ms >= HOUR_MS) return tn("{n} hour left", "{n} hours left", Math.floor(ms / HOUR_MS));
-  return tn("{n} minute left", "{n} minutes left", Math.ceil(ms / 60_000));
+  const minutes = Math.ceil(ms / MINUTE_MS);
+  const left = minutes * MINUTE_MS;
+  if (left >= 2 * DAY_MS) return tn("{n} day left", "{n} days left", Math.floor(left / DAY_MS));
+  if (left >= HOUR_MS) return tn("{n} hour left", "{n} hours left", Math.floor(left / HOUR_MS));
+  return tn("{n} minute left", "{n} minutes left", minutes);
 }
 
 /** The clock of `seat` for its panel (null at an untimed table); the ticks keep it up to date. */
