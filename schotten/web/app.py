@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
-from .core.errors import UNAVAILABLE, ServiceError, StoreUnavailable
+from .core.errors import UNAVAILABLE, Say, ServiceError, StoreUnavailable
 from .core.schemas import (
     explain,
 )
@@ -122,14 +122,15 @@ def run(settings: WebSettings) -> None:
                 ws_max_size=settings.ws_max_bytes, ws_per_message_deflate=settings.ws_deflate)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, said: Say | None = None) -> JSONResponse:
+    return JSONResponse({"error": message} if said is None else {"error": message, "say": said},
+                        status_code=status)
 
 
 def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> JSONResponse:
-        return _error(error.status, error.message)
+        return _error(error.status, error.message, error.say)
 
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(_request: Request, _failure: StoreUnavailable) -> JSONResponse:

@@ -14,7 +14,9 @@ from helpers_web import test_settings
 from starlette.testclient import TestClient
 
 from schotten.web import create_app
+from schotten.web.core.errors import SAYINGS, say
 from schotten.web.core.settings import WebSettings
+from schotten.web.games.opening import EXPIRED
 from schotten.web.routes import i18n
 
 LOCALE_DIR = WebSettings().locale_dir
@@ -165,3 +167,34 @@ def test_no_message_is_in_a_catalogue_twice(lang: str) -> None:
     msgids = ["".join(re.findall(r'"(.*)"', entry)) for entry in entries]
     repeated = sorted({m for m in msgids if msgids.count(m) > 1})
     assert not repeated, f"{lang}: {repeated}"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "ca"])
+def test_every_refusal_a_page_says_is_in_each_catalogue_with_its_placeholders(lang: str) -> None:
+    """The limits' and the 410s' sentences (``core.errors.SAYINGS``) reach the page as a saying: each is
+    a msgid of every catalogue, translated (but in English) with the same ``{placeholders}``."""
+    assert len(SAYINGS) >= 13
+    catalogue = i18n.messages(LOCALE_DIR, lang)
+    for text in sorted(SAYINGS):
+        assert text in catalogue, f"{lang}: no entry for {text!r}"
+        said = catalogue[text] or text
+        assert lang == "en" or said != text, f"{lang}: {text!r} is not translated"
+        assert set(re.findall(r"{(\w+)}", said)) == set(re.findall(r"{(\w+)}", text)), (lang, text)
+
+
+def test_an_expired_table_s_410_and_a_limit_carry_what_the_page_says(tmp_path: Path) -> None:
+    """Joining an expired table: 410 with the English sentence and its saying (the wait filled in);
+    the third table of a "2/minute" address: 429 with its saying."""
+    settings = test_settings(tmp_path, open_table_ttl=0.0, tables_rate="2/minute")
+    with TestClient(create_app(settings)) as client:
+        body = {"variant": "base", "rounds": 1, "mode": "friend", "nickname": "Ann", "seat": 0}
+        table = client.post("/api/tables", json=body).json()
+        joined = client.post(f"/api/tables/{table['id']}/join", json={"nickname": "Bob"})
+        assert joined.status_code == 410 and joined.json()["error"].startswith("this table expired")
+        assert joined.json()["say"] == {"text": EXPIRED, "params": {"wait": "1 s"}}
+        client.post("/api/tables", json=body)
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["say"]["text"] in SAYINGS and refused.json()["say"]["params"]["wait"]
+    with pytest.raises(ValueError, match="not a registered saying"):
+        say("Something nobody registered.")

@@ -5,6 +5,8 @@ refusal shared by every request that needs a game at a table where none was play
 
 from __future__ import annotations
 
+from typing import Any
+
 NOTHING_AT_A_CLOSED_TABLE = {
     "record": "there is no game record to download",
     "replay": "there is nothing to replay",
@@ -22,13 +24,35 @@ NOT_BEGUN = "the game has not begun yet: this table is waiting for its second pl
 """The refusal (409) of a request needing a game at an open table, filled in from ``NOTHING_YET``."""
 
 
-class ServiceError(Exception):
-    """A refused API request: the HTTP status and a clear English message."""
+SAYINGS: set[str] = set()
+"""Every sentence the server may send a page to say in its reader's language (``saying``): its English
+text (a msgid of every catalogue, ``{name}`` filled in from the error's ``say`` params)."""
+Say = dict[str, Any]
+"""What a page says of a refusal: ``{"text": a saying, "params": {name: value}}``."""
 
-    def __init__(self, status: int, message: str) -> None:
+
+def saying(text: str) -> str:
+    """Register ``text`` as a sentence pages translate (each catalogue has it: tests/web/test_i18n.py)."""
+    SAYINGS.add(text)
+    return text
+
+
+def say(text: str, **params: str | int) -> Say:
+    """What a page says of a refusal: the registered ``text`` with ``params``."""
+    if text not in SAYINGS:
+        raise ValueError(f"not a registered saying: {text!r}")
+    return {"text": text, "params": params}
+
+
+class ServiceError(Exception):
+    """A refused API request: the HTTP status, a clear English message and, for the page, what it
+    says in its reader's language (``say``: None, the page shows ``message``)."""
+
+    def __init__(self, status: int, message: str, say: Say | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.say = say
 
 
 UNAVAILABLE = ("the server cannot store anything right now (its database is unavailable): nothing changed, "

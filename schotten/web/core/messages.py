@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .errors import Say
+
 ErrorCode = Literal[
     "bad_json",
     "bad_message",
@@ -50,10 +52,11 @@ QUICK_MESSAGES = ("hello", "good_luck", "well_played", "thanks", "good_game", "o
 class ClientError(Exception):
     """A client message that is refused: ``code`` and a clear English ``message``."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, say: Say | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.say = say
 
 
 class _Message(BaseModel):
@@ -153,6 +156,9 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def error_message(code: ErrorCode, message: str) -> dict[str, str]:
-    """The server's error message."""
-    return {"type": "error", "code": code, "message": message}
+def error_message(code: ErrorCode, message: str, say: Say | None = None) -> dict[str, Any]:
+    """The server's error message (with ``say``, what the page says in its reader's language)."""
+    found: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if say is not None:
+        found["say"] = say
+    return found

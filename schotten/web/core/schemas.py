@@ -319,7 +319,15 @@ class Languages(BaseModel):
     preferred: str
 
 
+class Saying(BaseModel):
+    """What a page says of a refusal in its reader's language: a catalogue's msgid and its params."""
+
+    text: str
+    params: dict[str, str | int]
+
+
 class ErrorBody(BaseModel):
-    """Every API error."""
+    """Every API error: the English sentence, and for some what the page says in its reader's language."""
 
     error: str
+    say: Saying | None = None

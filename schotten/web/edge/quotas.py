@@ -30,7 +30,7 @@ from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateL
 from limits.util import WindowStats
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..core.errors import ServiceError
+from ..core.errors import Say, ServiceError, say, saying
 from ..core.metrics import REFUSED
 from ..core.settings import WebSettings
 
@@ -52,11 +52,22 @@ SWEEP_EVERY = 60.0
 never comes back is forgotten once its tables are joined, expired or over."""
 
 
-class LimitError(ServiceError):
-    """A request refused by a quota or a rate (429): the sentence and when to try again."""
+TOO_MANY = {what: saying(f"Too many {what} from your address: try again in {{wait}}.")
+            for what in ("tables opened", "entries into Play now", "accounts made")}
+"""What a page says of a rate exceeded (``over_rate``), by what was counted."""
+DROPPED = {what: saying(f"Too many messages from your address: {what} was dropped; try again in {{wait}}.")
+           for what in ("this socket", "this message")}
+OPEN_TABLES = saying("Your address already has as many open tables waiting for a second player as it may "
+                     "have ({limit}): wait until someone joins one, or until the oldest expires in {wait}.")
+AI_TABLES = saying("Your address already has as many games against the AI in play as it may have "
+                   "({limit}): finish one or close its page, then try again in {wait}.")
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(429, message)
+
+class LimitError(ServiceError):
+    """A request refused by a quota or a rate (429): the sentence, what the page says, when to try again."""
+
+    def __init__(self, message: str, retry_after: int, said: Say | None = None) -> None:
+        super().__init__(429, message, said)
         self.retry_after = retry_after
 
 
@@ -272,7 +283,7 @@ class Quotas:
             REFUSED.labels("tables_rate").inc()
             rates, wait = refused
             raise LimitError(f"too many tables opened from your address (at most {rates}): try again in "
-                             f"{seconds(wait)}", wait)
+                             f"{seconds(wait)}", wait, say(TOO_MANY["tables opened"], wait=seconds(wait)))
         (self._ai if ai else self._open).setdefault(address, {})[game_id] = self.clock()
         self._owner[game_id] = address
 
@@ -285,7 +296,7 @@ class Quotas:
             raise LimitError(
                 f"your address already has as many open tables waiting for a second player as it may have "
                 f"({limit}): wait until someone joins one, or until the oldest expires in {seconds(wait)}",
-                max(1, math.ceil(wait)))
+                max(1, math.ceil(wait)), say(OPEN_TABLES, limit=limit, wait=seconds(wait)))
 
     def _open_tables(self, address: str) -> dict[str, float]:
         """The open tables of ``address`` not joined yet nor expired, with when each was opened."""
@@ -319,7 +330,8 @@ class Quotas:
             REFUSED.labels("ai_tables").inc()
             raise LimitError(
                 f"your address already has as many games against the AI in play as it may have ({limit}): "
-                f"finish one or close its page, then try again in {seconds(AI_RETRY)}", AI_RETRY)
+                f"finish one or close its page, then try again in {seconds(AI_RETRY)}", AI_RETRY,
+                say(AI_TABLES, limit=limit, wait=seconds(AI_RETRY)))
 
     def counted(self) -> set[str]:
         """The ids of the tables counted now (open ones and AI ones not known to be over)."""
@@ -351,6 +363,12 @@ def over_rate(refused: tuple[str, int], what: str, dropped: str | None = None) -
     return f"too many {what} from your address (at most {rates}): {then} in {seconds(wait)}"
 
 
+def over_rate_said(refused: tuple[str, int], what: str, dropped: str | None = None) -> Say:
+    """What a page says of ``over_rate(refused, what, dropped)``."""
+    text = DROPPED[dropped] if dropped else TOO_MANY[what]
+    return say(text, wait=seconds(refused[1]))
+
+
 class AddressRate:
     """Pure ASGI middleware: every HTTP request is charged to its address (``request_cost``); one
     over the address rate is answered 429 ``{"error": ...}`` with ``Retry-After``."""
@@ -369,8 +387,9 @@ class AddressRate:
         await self.app(scope, receive, send)
 
 
-def _limited(message: str, wait: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=429, headers={"Retry-After": str(wait)})
+def _limited(message: str, wait: int, said: Say | None = None) -> JSONResponse:
+    body: dict[str, Any] = {"error": message} if said is None else {"error": message, "say": said}
+    return JSONResponse(body, status_code=429, headers={"Retry-After": str(wait)})
 
 
 def install(app: FastAPI, settings: WebSettings, quotas: Quotas) -> None:
@@ -379,6 +398,6 @@ def install(app: FastAPI, settings: WebSettings, quotas: Quotas) -> None:
 
     async def limit_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, LimitError)
-        return _limited(error.message, error.retry_after)
+        return _limited(error.message, error.retry_after, error.say)
 
     app.add_exception_handler(LimitError, limit_error)

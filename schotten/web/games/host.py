@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ..core.errors import UNAVAILABLE, GameDamaged, StoreUnavailable
+from ..core.errors import UNAVAILABLE, GameDamaged, StoreUnavailable, say, saying
 from ..core.messages import (
     AbortMessage,
     ActionMessage,
@@ -32,6 +32,8 @@ from .ports import Cluster, Talk
 from .presence import Presence
 from .sockets import Connection
 from .tables import Tables
+
+SPECTATORS = saying("This game has as many spectators as it may have ({limit}): try again later.")
 
 
 class SocketHost:
@@ -97,7 +99,7 @@ class SocketHost:
             if watching >= limit:
                 REFUSED.labels("spectators").inc()
                 raise ClientError("limit", f"this game has as many spectators as it may have ({limit}): "
-                                  "try again later")
+                                  "try again later", say(SPECTATORS, limit=limit))
         self.tables.readmit(game)
         was_away = conn.seat is not None and game.gone_since[conn.seat] is not None
         if conn.seat is not None:
@@ -132,7 +134,7 @@ class SocketHost:
             elif isinstance(message, ClaimVictoryMessage):
                 await self.endings.claim_victory(game, conn.seat)
         except ClientError as error:
-            conn.send(error_message(error.code, error.message))
+            conn.send(error_message(error.code, error.message, error.say))
             if error.code == "stale":
                 conn.send(state_text(game, conn.seat))
         except StoreUnavailable:

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable
 
 from ..core.clock import Clock
-from ..core.errors import ServiceError
+from ..core.errors import ServiceError, say, saying
 from ..core.schemas import CreateTable, SeatGrant
 from ..core.vocab import Mode, Status
 from ..edge.quotas import UNKNOWN_ADDRESS, Quotas, seconds
@@ -26,6 +26,8 @@ from .news import News
 from .ports import Cluster
 from .tables import Tables
 
+EXPIRED = saying("This table expired: nobody took its free seat within {wait} of its opening. Open a new "
+                 "table or join another.")
 NO_FREE_SEAT = "this table has no free seat: you can watch the game instead"
 """The error of a seat asked for at a table with none free."""
 
@@ -89,9 +91,9 @@ class Opening:
             raise ServiceError(409, "this table is a rematch: its free seat is kept for the other player "
                                "of the game before, who takes it from that game's page")
         if self.tables.expired(game.info):
-            raise ServiceError(410, f"this table expired: nobody took its free seat within "
-                               f"{seconds(self.context.settings.open_table_ttl)} of its opening; open a new "
-                               "table or join another")
+            wait = seconds(self.context.settings.open_table_ttl)
+            raise ServiceError(410, f"this table expired: nobody took its free seat within {wait} of its "
+                               "opening; open a new table or join another", say(EXPIRED, wait=wait))
         name = _player_name(nickname, account)
         await self._check_joiner(game.info, account)
         async with game.lock:

@@ -27,9 +27,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from starlette.websockets import WebSocket
 
+from ..core.errors import Say, say, saying
 from ..core.messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
 from ..core.settings import WebSettings
-from ..edge.quotas import Quotas, address_of, over_rate
+from ..edge.quotas import Quotas, address_of, over_rate, over_rate_said
 from ..players.identity import SESSION_COOKIE
 from ..players.seats import cookie_name, cookie_token
 
@@ -45,6 +46,8 @@ LIMIT_CLOSE = 4429
 DAMAGED_CLOSE = 4409
 """The close code of a socket to a game whose stored log does not replay (after an error ``damaged``)."""
 G = TypeVar("G")
+SOCKETS = saying("Your address already has {limit} game sockets open, the most it may have: close a "
+                 "game's tab and try again.")
 
 
 class Socket(Protocol):
@@ -179,15 +182,15 @@ class SocketServer(Generic[G]):
         await socket.accept()
         address = address_of(socket.client)
         if not self.quotas.open_socket(address):
-            await _refuse(socket, "limit", f"your address already has {self.settings.sockets_per_address} "
-                          "game sockets open, the most it may have: close a game's tab and try again",
-                          LIMIT_CLOSE)
+            most = self.settings.sockets_per_address
+            await _refuse(socket, "limit", f"your address already has {most} game sockets open, the most it "
+                          "may have: close a game's tab and try again", LIMIT_CLOSE, say(SOCKETS, limit=most))
             return
         try:
             refused = self.quotas.charge(address)
             if refused is not None:
                 await _refuse(socket, "limit", over_rate(refused, "messages and requests", "this socket"),
-                              LIMIT_CLOSE)
+                              LIMIT_CLOSE, over_rate_said(refused, "messages and requests", "this socket"))
                 return
             await self._serve(socket, game_id, address)
         finally:
@@ -198,7 +201,7 @@ class SocketServer(Generic[G]):
             game = await self.host.find(game_id)
         except ClientError as error:
             close = DAMAGED_CLOSE if error.code == "damaged" else OVERFLOW_CLOSE
-            await _refuse(socket, error.code, error.message, close)
+            await _refuse(socket, error.code, error.message, close, error.say)
             return
         if game is None:
             await _refuse(socket, "not_found", f"there is no game {game_id!r}", NOT_FOUND_CLOSE)
@@ -239,7 +242,7 @@ class SocketServer(Generic[G]):
             try:
                 message = self._message(conn, frame, address)
             except ClientError as error:
-                conn.send(error_message(error.code, error.message))
+                conn.send(error_message(error.code, error.message, error.say))
                 continue
             await self.host.receive(game, conn, message)
 
@@ -252,7 +255,8 @@ class SocketServer(Generic[G]):
                               f"{settings.flood_window:g} s: this message was dropped")
         refused = self.quotas.charge(address)
         if refused is not None:
-            raise ClientError("limit", over_rate(refused, "messages and requests", "this message"))
+            raise ClientError("limit", over_rate(refused, "messages and requests", "this message"),
+                              over_rate_said(refused, "messages and requests", "this message"))
         text, data = frame.get("text"), frame.get("bytes")
         size = len(text.encode("utf-8")) if text is not None else len(data or b"")
         if size > settings.max_message_bytes:
@@ -263,9 +267,11 @@ class SocketServer(Generic[G]):
         return parse_client_message(text)
 
 
-async def _refuse(socket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
+async def _refuse(socket: WebSocket, code: ErrorCode, message: str, close_code: int,
+                  said: Say | None = None) -> None:
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(socket.send_text(json.dumps(error_message(code, message))), CLOSE_TIMEOUT)
+        text = json.dumps(error_message(code, message, said))
+        await asyncio.wait_for(socket.send_text(text), CLOSE_TIMEOUT)
         await asyncio.wait_for(socket.close(close_code), CLOSE_TIMEOUT)
 
 

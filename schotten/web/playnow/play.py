@@ -141,7 +141,8 @@ class PlayNow:
             raise ServiceError(422, 'a guest plays under a nickname: send "nickname"')
         refused = self.rates.hit(quotas.address_of(request.client))
         if refused is not None:
-            raise quotas.LimitError(quotas.over_rate(refused, "entries into Play now"), refused[1])
+            raise quotas.LimitError(quotas.over_rate(refused, "entries into Play now"), refused[1],
+                                    quotas.over_rate_said(refused, "entries into Play now"))
         old = self.ticket(request)
         if old is not None:
             before = await self.cancel(old, response)

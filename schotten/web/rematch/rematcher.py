@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from ...engine import GameState, Settings
 from ..core.clock import Clock
-from ..core.errors import ServiceError
+from ..core.errors import ServiceError, say, saying
 from ..core.offer import TOO_LATE, Offer, OfferState
 from ..core.schemas import ClosedOffer, SeatGrant
 from ..core.vocab import Mode, Status
@@ -53,6 +53,8 @@ def seed_begun_by(seed: int, settings: Settings, first: int) -> int:
             return candidate
     return seed
 
+
+GONE = saying("This rematch offer was withdrawn or declined: ask for a new one instead.")
 
 class Rematcher:
     """The rematch offers of the games the ``authority`` serves."""
@@ -209,7 +211,8 @@ class Rematcher:
             return
         if await self._offer_table(game, offer) is None:
             raise ServiceError(404, f"there is no rematch {offer!r} of this game")
-        raise ServiceError(410, "this rematch offer was withdrawn or declined: ask for a new one instead")
+        raise ServiceError(410, "this rematch offer was withdrawn or declined: ask for a new one instead",
+                           say(GONE))
 
     async def _offer_table(self, game: LiveGame, offer: str | None) -> LiveGame | None:
         """The rematch table ``offer`` of ``game`` (by default its current or last closed offer), or None."""

@@ -24,7 +24,7 @@ from dataclasses import replace
 from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..core.errors import ServiceError
+from ..core.errors import ServiceError, say, saying
 from ..edge import quotas
 from ..games.live import LiveGame
 from ..players.accounts import (
@@ -42,6 +42,8 @@ from ..service import GameService
 WRONG = "wrong username or password"
 """The one answer to a log-in whose name is no account's or whose password is wrong."""
 
+
+LOG_IN_TRIES = saying("Too many log-in attempts: try again in {wait}.")
 
 class SignUp(BaseModel):
     """A new account: its username and password (see ``accounts`` for the rules)."""
@@ -116,7 +118,8 @@ class AccountRoutes:
         """Make the account and log the browser in with it."""
         refused = await asyncio.to_thread(self.signups.hit, quotas.address_of(request.client))
         if refused is not None:
-            raise quotas.LimitError(quotas.over_rate(refused, "accounts made"), refused[1])
+            raise quotas.LimitError(quotas.over_rate(refused, "accounts made"), refused[1],
+                                    quotas.over_rate_said(refused, "accounts made"))
         account = await asyncio.to_thread(self.accounts.sign_up, body.username, body.password)
         await self._logged_in(account, request, response)
         return Who(username=account.username)
@@ -137,8 +140,9 @@ class AccountRoutes:
                            (self.by_name, name_key(username))):
             refused = await asyncio.to_thread(rates.hit, key)
             if refused is not None:
+                wait = quotas.seconds(refused[1])
                 raise quotas.LimitError(f"too many log-in attempts (at most {refused[0]}): try again in "
-                                        f"{quotas.seconds(refused[1])}", refused[1])
+                                        f"{wait}", refused[1], say(LOG_IN_TRIES, wait=wait))
 
     async def _logged_in(self, account: AccountRef, request: Request, response: Response) -> None:
         """End the browser's old session, start a new one, and give the account the browser's guest seats."""

@@ -31,7 +31,7 @@ from collections import deque
 from typing import Any
 
 from ..core import metrics
-from ..core.errors import StoreUnavailable
+from ..core.errors import StoreUnavailable, say, saying
 from ..core.messages import QUICK_MESSAGES, ChatMessage, ClientError, MuteMessage
 from ..core.schemas import clean_nickname
 from ..core.settings import WebSettings
@@ -81,6 +81,9 @@ def clean_text(value: str, limit: int) -> str:
                               "control, formatting or invalid character (a message is one line of text)")
     return text
 
+
+CHAT_RATE = saying("wait {wait} before the next")
+"""Why a chat message was not sent (the page says "Not sent: you are writing too fast (...)")."""
 
 class Chat:
     """The chat of every served game: checks, stores and sends its messages and mutes."""
@@ -226,7 +229,7 @@ class Chat:
         who = "you" if conn.seat is not None else "this socket or your address"
         raise ClientError("limit", f"too many chat messages from {who} (at most "
                           f"{', '.join(str(item) for item in blocked)}): this one was not sent; wait "
-                          f"{seconds(wait)} before the next")
+                          f"{seconds(wait)} before the next", say(CHAT_RATE, wait=seconds(wait)))
 
     async def _store(self, game_id: str, line: ChatLine) -> ChatLine:
         try:

@@ -1,6 +1,6 @@
 // The account page (/account): change the password, delete the account (after a confirmation).
 
-import { postJSON, showMessage } from "./api.js";
+import { errorText, postJSON, showMessage } from "./api.js";
 import { currentUser } from "./account.js";
 import { byId } from "./dom.js";
 import { initI18n, t } from "./i18n.js";
@@ -31,7 +31,7 @@ async function deleteAccount(event) {
     return;
   }
   const body = response ? await response.json().catch(() => null) : null;
-  showMessage(body && body.error ? body.error : t("The server cannot be reached."));
+  showMessage(errorText(body, t("The server cannot be reached.")));
 }
 
 async function show() {

@@ -10,6 +10,13 @@ export class ApiError extends Error {
   }
 }
 
+/** What to show of a refused request's body: its saying in the reader's language if it has one,
+ * else the server's sentence, else `fallback`. */
+export function errorText(body, fallback) {
+  if (body && body.say && typeof body.say.text === "string") return t(body.say.text, body.say.params || {});
+  return body && typeof body.error === "string" ? body.error : fallback;
+}
+
 async function request(url, options) {
   let response;
   try {
@@ -24,8 +31,7 @@ async function request(url, options) {
     body = null;
   }
   if (!response.ok) {
-    const message = body && typeof body.error === "string" ? body.error : `HTTP ${response.status}`;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, errorText(body, `HTTP ${response.status}`));
   }
   return body;
 }

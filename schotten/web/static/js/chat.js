@@ -127,7 +127,7 @@ function submit(event) {
 export function chatError(msg) {
   const recent = performance.now() - chat.sentAt < ERRORS_FOR_MS;
   if (msg.code !== "cannot_chat" && !(msg.code === "limit" && recent)) return false;
-  const reason = msg.message || "";
+  const reason = msg.say ? t(msg.say.text, msg.say.params || {}) : msg.message || "";
   showChatError(msg.code === "limit" ? t("Not sent: you are writing too fast ({reason})", { reason })
     : t("Not sent: {reason}", { reason }));
   const input = byId("chat-input");

@@ -223,6 +223,10 @@ function onError(msg) {
   settle();
   onRefused();
   if (game.msg) render();
+  if (msg.say) {
+    showMessage(t(msg.say.text, msg.say.params || {}));
+    return;
+  }
   const key = ERROR_TEXT[msg.code];
   if (!key) {
     showMessage(msg.message || t("Something went wrong."));

@@ -5,7 +5,7 @@
 // new tab meanwhile: this tab keeps waiting (and polling, so the entry stays alive).
 
 import { currentUser } from "./account.js";
-import { ApiError, cleanNickname, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
+import { ApiError, cleanNickname, errorText, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
 import { byId } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { clockName, variantName } from "./labels.js";
@@ -29,7 +29,7 @@ async function send(method) {
     throw new ApiError(0, t("The server cannot be reached."));
   }
   const body = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, body && body.error ? body.error : `HTTP ${response.status}`);
+  if (!response.ok) throw new ApiError(response.status, errorText(body, `HTTP ${response.status}`));
   return body;
 }
 
