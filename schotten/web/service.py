@@ -210,8 +210,9 @@ class GameService:
             return ratings.changes_of_game(session, game_id)
 
     async def replay(self, game_id: str) -> dict[str, Any]:
-        """A finished game step by step, every card shown (409 while it is played, or at a closed
-        rematch table or one waiting for its second player: nothing was played there)."""
+        """A finished game step by step, every card shown, and how it ended off the board if it did
+        (``ended``: ``{"reason", "seat"}`` or None; 409 while it is played, or at a closed rematch
+        table or one waiting for its second player: nothing was played there)."""
         game = await self._finished(game_id, "replay")
         steps = self._replays.get(game_id)
         if steps is None:
@@ -222,7 +223,8 @@ class GameService:
         self._replays.move_to_end(game_id)
         seats = await self.db(self._seated, [game.info])
         table = table_of(game.info, None, seats.get(game_id))
-        return {"table": table.model_dump(mode="json"), "steps": steps}
+        ended = {"reason": str(game.ending[0]), "seat": game.ending[1]} if game.ending else None
+        return {"table": table.model_dump(mode="json"), "steps": steps, "ended": ended}
 
     async def _finished(self, game_id: str, what: str) -> LiveGame:
         """The finished game ``game_id``; 409 for a table where no game was played (see

@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import Browser, LiveServer, create_table, finished_friend_game, post_json
+from browser_helpers import (
+    Browser,
+    LiveServer,
+    create_table,
+    finished_friend_game,
+    open_friend_table,
+    play_friend_game,
+    post_json,
+)
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
@@ -112,6 +120,27 @@ def test_plurals_on_the_replay_page(pages: Browser, server: LiveServer) -> None:
         page.wait_for_selector("#step[data-index='0']")
         total = int(page.get_attribute("#slider", "max") or 0)
         assert page.inner_text("#step").endswith(f"({total} {words})")
+
+
+def test_the_replay_page_says_how_a_game_ended_off_the_board(pages: Browser, server: LiveServer) -> None:
+    """A game Bob resigned after a few moves: the replay's last step says "Bob resigned." before who
+    won, in English and in Portuguese; the first step says nothing of it."""
+    from websockets.sync.client import connect
+
+    grant, _ = open_friend_table(server.url)
+    play_friend_game(server.url, grant, 5, lambda state: len(state["log"]) >= 4)
+    where = server.url.replace("http://", "ws://") + f"/ws/games/{grant['id']}?token={grant['tokens'][1]}"
+    with connect(where) as ws:
+        ws.send(json.dumps({"type": "resign"}))
+        while json.loads(ws.recv(timeout=10)).get("status") != "over":
+            pass
+    for lang, said in (("en", "Bob resigned. Ann wins the match."), ("pt", "Bob desistiu.")):
+        page = open_page(pages, lang)
+        page.goto(f"{server.url}/replay/{grant['id']}")
+        page.wait_for_selector("#step[data-index='0']")
+        assert page.inner_text("#outcome") == ""
+        page.click("#last")
+        assert page.inner_text("#outcome").startswith(said), page.inner_text("#outcome")
 
 
 # ---------------------------------------------------------------------- AI level and variants

@@ -6,7 +6,7 @@ import { decksNode, pileNode, renderBoard, roundLines } from "./board.js";
 import { cardFace, sortCards } from "./cards.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
-import { playerName, variantName } from "./labels.js";
+import { endingText, playerName, variantName } from "./labels.js";
 import { turnMarks } from "./lastturn.js";
 import { moveText } from "./moves.js";
 import { playersLine } from "./people.js";
@@ -16,7 +16,7 @@ const PLAY_MS = 900;
 // Shown once the replay has loaded (hidden before, so that nothing empty or dead is offered).
 const REPLAY_PARTS = ".replay-controls .row, #slider, #panel-top, .middle, #panel-bottom";
 
-const replay = { steps: [], table: null, index: 0, timer: null };
+const replay = { steps: [], table: null, ended: null, index: 0, timer: null };
 
 function names() {
   return replay.table.players.map((p, i) => (p ? playerName(p) : t("Seat {n}", { n: i + 1 })));
@@ -43,15 +43,22 @@ function stepText(step, index) {
   return t("Move {i} of {n}: {move}", { i: index, n: total, move: moveText(stepMove(step), names()[step.mover]) });
 }
 
+/** At the last step: how the game ended off the board (if it did), who won and the score. */
 function outcomeText(data) {
-  if (!data.result || replay.index !== replay.steps.length - 1) return "";
+  if (replay.index !== replay.steps.length - 1) return "";
+  const ending = endingText(replay.ended, names());
+  if (!data.result) {
+    const winner = replay.table.winner;
+    const won = winner === null || winner === undefined ? "" : t("{name} wins the match.", { name: names()[winner] });
+    return [ending, won].filter(Boolean).join(" ");
+  }
   const [n0, n1] = names();
   const score = t("Score: {name0} {p0} – {p1} {name1}", {
     name0: n0, p0: data.result.scores[0], p1: data.result.scores[1], name1: n1,
   });
   const winner = data.result.winner === null || data.result.winner === undefined
     ? t("The match is drawn.") : t("{name} wins the match.", { name: names()[data.result.winner] });
-  return `${winner} ${score}`;
+  return [ending, winner, score].filter(Boolean).join(" ");
 }
 
 function show(index) {
@@ -179,6 +186,7 @@ async function main() {
     const data = await getJSON(`/api/games/${encodeURIComponent(gameId)}/replay`);
     replay.steps = data.steps;
     replay.table = data.table;
+    replay.ended = data.ended || null;
   } catch (error) {
     await showRefusal(error);
     return;
