@@ -113,6 +113,28 @@ def test_history_keeps_the_last_messages(settings: WebSettings) -> None:
             assert [x["index"] for x in receive_chat(ws, full=True)] == [2, 3]
 
 
+def test_a_game_s_chat_holds_at_most_chat_lines_per_game(settings: WebSettings) -> None:
+    """Three lines in all (both rooms together): the fourth is refused with ``limit`` saying so, nothing
+    stored or sent; after a restart the stored count still holds; the history kept in memory stays
+    within ``chat_history``."""
+    capped = replace(settings, chat_lines_per_game=3, chat_history=2, chat_rate="100/second")
+    with TestClient(create_app(capped)) as client, Duel(client) as duel:
+        for i in range(3):
+            exchange(duel, i % 2, f"line {i}")
+        error = duel.refused(0, {"type": "chat", "text": "one more"}, "limit")
+        assert "3 chat messages" in error["message"] and error["say"]["params"] == {"limit": 3}
+        quiet(duel, 0, 1, None)
+        assert all(len(room) <= 2 for room in service_of(client).games[duel.id].chat.rooms.values())
+        game_id, token = duel.id, duel.tokens[1]
+    with TestClient(create_app(capped)) as client:
+        with client.websocket_connect(socket_path(game_id, token)) as ws:
+            receive_state(ws)
+            receive_chat(ws, full=True)
+            say(ws, text="after the restart")
+            assert receive_error(ws, "limit")["say"]["params"] == {"limit": 3}
+        assert len(service_of(client).store.chat_lines(game_id, "players", 100)) == 3
+
+
 def test_at_most_300_characters(client: TestClient) -> None:
     """300 characters are sent (outer spaces not counted); 301, or none, are refused and change nothing."""
     with Duel(client) as duel:

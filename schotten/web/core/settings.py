@@ -78,6 +78,7 @@ class WebSettings:
     chat_max_chars: int = 300
     chat_rate: str = "5/10second;30/minute"
     chat_history: int = 200
+    chat_lines_per_game: int = 500
     # players: accounts, sessions, ratings and "Play now"
     session_ttl: float = 30 * 24 * 3600.0
     login_rate: str = "5/minute;30/hour"

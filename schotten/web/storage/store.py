@@ -310,16 +310,19 @@ class Store(Database):
                                       max(item.entry.time for item in ended))
 
     def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str, time: datetime,
-                 tries: int = 3) -> int:
+                 tries: int = 3, cap: int | None = None) -> int | None:
         """Store a chat message of ``game_id`` under the game's next index (counted from 0: the largest
         stored + 1, read in the same transaction), tried again up to ``tries`` times if another writer
-        took that index meanwhile; the index it got."""
+        took that index meanwhile; the index it got, or None (nothing stored) if the game already
+        holds ``cap`` messages."""
 
         for attempt in range(tries):
             try:
                 with self._use() as session, session.begin():
                     last = session.scalar(select(func.max(ChatRow.index)).where(ChatRow.game_id == game_id))
                     index = 0 if last is None else last + 1
+                    if cap is not None and index >= cap:
+                        return None
                     session.add(ChatRow(game_id=game_id, index=index, room=room, seat=seat, name=name,
                                         text=text, time=utc(time)))
                 return index

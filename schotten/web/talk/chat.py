@@ -82,6 +82,7 @@ def clean_text(value: str, limit: int) -> str:
     return text
 
 
+CHAT_FULL = saying("This game's chat holds {limit} messages, the most it may: no more can be sent here.")
 CHAT_RATE = saying("wait {wait} before the next")
 """Why a chat message was not sent (the page says "Not sent: you are writing too fast (...)")."""
 
@@ -163,7 +164,10 @@ class Chat:
 
     def _show(self, game: LiveGame, line: ChatLine) -> None:
         """Keep a stored line in its room and send it to every client here that gets it."""
-        game.chat.rooms[line.room].append(line)
+        room = game.chat.rooms[line.room]
+        room.append(line)
+        while len(room) > self.settings.chat_history:
+            room.popleft()
         for client in list(game.connections):
             if line.room in rooms_of(game, client.seat) and shown_to(line, client.seat, game.chat):
                 client.send(chat_message(line.room, [line], full=False))
@@ -233,14 +237,18 @@ class Chat:
 
     async def _store(self, game_id: str, line: ChatLine) -> ChatLine:
         try:
+            cap = self.settings.chat_lines_per_game
             index = await asyncio.to_thread(self.store.add_chat, game_id, str(line.room), line.seat,
-                                            line.name, line.stored_text, line.time, ADD_TRIES)
+                                            line.name, line.stored_text, line.time, ADD_TRIES, cap)
         except StoreUnavailable:
             raise
         except Exception as error:
             metrics.STORE_ERRORS.inc()
             logger.exception("game %s: a chat message could not be stored", game_id)
             raise StoreUnavailable(f"a chat message of game {game_id} was not stored") from error
+        if index is None:
+            raise ClientError("limit", f"this game's chat holds {cap} chat messages, the most it may: no "
+                              "more can be sent here", say(CHAT_FULL, limit=cap))
         return ChatLine(index, line.room, line.seat, line.name, line.text, line.quick, line.time)
 
     # ------------------------------------------------------------ mutes
