@@ -2,7 +2,7 @@
 tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
-``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web.md). Rates are counted by the
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). Rates are counted by the
 ``limits`` library (sliding window counters in memory); every count is in this process's memory,
 so a restart forgets them. ``install`` adds the ASGI middleware that charges each HTTP request
 (see ``request_cost``) and answers 429 with ``Retry-After``, and the handler of ``LimitError``.
