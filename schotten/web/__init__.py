@@ -1,7 +1,7 @@
 """The web app (``schotten serve``): lobby, real-time games against a friend or the AI, replays.
 
 ``create_app(settings)`` builds the FastAPI app; see docs/web.md for the settings, the
-JSON API, the WebSocket messages, persistence and the misclick-undo rule.
+JSON API and the WebSocket messages, and docs/web/ for the rest (storage, misclick undo, ...).
 """
 
 from .app import create_app

@@ -1,4 +1,4 @@
-"""The chat over real WebSockets (docs/web.md, Chat): the two rooms and who gets each, the checks on
+"""The chat over real WebSockets (docs/web/chat.md): the two rooms and who gets each, the checks on
 a message, the rate, mutes, history on connecting and after a restart, and the AI table.
 
 A socket's messages come in order, so "nothing else was sent" is checked by asking for the state

@@ -3,8 +3,9 @@ without tokens.
 
 Each test talks over raw sockets (or a WebSocket client) to a server in a subprocess on 127.0.0.1,
 started the two documented ways: ``schotten serve`` and ``uvicorn --factory
-schotten.web.app:app_from_env --http ... --ws ...`` (docs/web.md, "Limits"). A source address of
-127.0.0.2 stands for a second client (loopback is the whole 127.0.0.0/8). Every wait is bounded.
+schotten.web.app:app_from_env --http ... --ws ...`` (docs/web.md, "Running it"; the limits are in
+docs/web/limits.md). A source address of 127.0.0.2 stands for a second client (loopback is the whole
+127.0.0.0/8). Every wait is bounded.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rematches of finished friend games (docs/web.md, Rematch): the API, the sockets, a restart.
+"""Rematches of finished friend games (docs/web/games.md, Rematch): the API, the sockets, a restart.
 
 The first player to ask opens the rematch table and sits down; the other player's sockets
 are told at once, and asking in turn seats them at that same table with a token of their

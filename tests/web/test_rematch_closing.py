@@ -1,4 +1,4 @@
-"""Rematch offers withdrawn by the player who asked, or declined by the other (docs/web.md, Rematch).
+"""Rematch offers withdrawn by the player who asked, or declined by the other (docs/web/games.md, Rematch).
 
 Closing an offer closes its table (never joinable again, left out of the lobby), tells every
 socket of both tables at once, and is kept across a restart, also on a database made before

@@ -1,6 +1,6 @@
 """Misclick undo, as Board Game Arena offers it.
 
-This is a rule of the web app (docs/web.md, "Misclick undo"), not a rule of the game: it
+This is a rule of the web app (docs/web/games.md, "Misclick undo"), not a rule of the game: it
 is not in docs/rules.md. A seat may take back its last card play of the turn (a card on a
 stone, a combat mode or a ruse, with the claims and choices it made after it) only while
 that seat is still the one deciding, and only while nothing hidden was revealed to it

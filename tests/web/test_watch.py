@@ -1,4 +1,4 @@
-"""``/healthz`` and ``/metrics`` (docs/web.md, "Watching it"): the database and the AI workers
+"""``/healthz`` and ``/metrics`` (docs/web/watching.md): the database and the AI workers
 checked, the failing part named; Prometheus text that counts what was played."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
-``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web.md). The small rates (log-in,
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). The small rates (log-in,
 sign-up, tables, chat) are exact moving windows (``ExactWindow``: N per minute holds for every minute,
 not only the clock's); the address rate, charged for every request and message, is the ``limits``
 library's sliding window counter (an estimate, cheap at its large counts). Counts in this process's

@@ -1,7 +1,7 @@
 """The edge of the server: limits on connections, requests and frames, and logs without seat tokens.
 
-Two layers (docs/web.md, "Limits at the edge"); the second needs uvicorn to be given the protocols, which
-``schotten serve`` does and the documented ``uvicorn`` command says (without them the server warns):
+Two layers (docs/web/limits.md, "Limits at the edge"); the second needs uvicorn to be given the protocols,
+which ``schotten serve`` does and the documented ``uvicorn`` command says (without them the server warns):
 
 * ``BodyLimit`` (ASGI, installed by ``install``): request bodies over ``max_body_bytes``
   get 413 before they are read (Content-Length first, chunked bodies counted as they arrive).

@@ -159,7 +159,7 @@ def _counts(session: Session, account_id: int) -> dict[str, int]:
 
 def profile(session: Session, account_id: int, now: datetime) -> dict[str, Any]:
     """An account's public profile: its username, when it was created, its ratings in each pool it has
-    played (with their history) and its counts of games (see docs/web.md). Nothing in it depends on
+    played (with their history) and its counts of games (see docs/web/players.md). Nothing in it depends on
     ``now`` yet (an RD growing while one does not play would)."""
     account = session.get(AccountRow, account_id)
     if account is None:

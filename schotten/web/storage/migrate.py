@@ -13,7 +13,7 @@
 
 There is no alembic.ini: ``config`` builds Alembic's configuration in code and ``env.py`` migrates the
 connection it is handed. ``python -m schotten.web.storage.migrations "what changes"`` writes the next
-revision, compared with ``db.py`` (docs/web.md, "Persistence").
+revision, compared with ``db.py`` (docs/web/storage.md, "Schema migrations").
 """
 
 from __future__ import annotations
