@@ -133,6 +133,30 @@ def test_two_compatible_strangers_get_one_game_each_with_their_own_seat(app: Tes
             assert state["clock_running"] == state["view"]["turn"]
 
 
+def test_a_lost_paired_answer_is_given_again_to_the_ticket_s_holder(app: TestClient) -> None:
+    """The answer that hands Ann her seat is lost (its cookies never arrive): her next poll, with the
+    ticket she still holds, says paired again with the same game and seat and sets the seat cookie;
+    so does a cancel. Bob is not paired twice; a ticket nobody was given stays "none"."""
+    ann, bob = browser(app), browser(app)
+    enter(ann, nickname="Ann")
+    ticket = ann.cookies.get(TICKET)
+    paired = enter(bob, nickname="Bob")
+    lost = ann.get("/api/play-now")
+    assert lost.json()["status"] == "paired"
+    ann.cookies.clear()
+    ann.cookies.set(TICKET, ticket)
+    again = poll(ann)
+    assert (again["status"], again["game"], again["seat"]) == ("paired", paired["game"], 1 - paired["seat"])
+    assert ann.cookies.get(f"seat_{again['game']}") == ticket
+    assert ann.delete("/api/play-now").json()["game"] == paired["game"]
+    with ann.websocket_connect(socket_path(again["game"])) as ws:
+        assert receive_state(ws)["seat"] == again["seat"]
+    stranger = browser(app)
+    stranger.cookies.set(TICKET, "not a ticket anyone was given")
+    assert poll(stranger)["status"] == "none"
+    assert entries(app) == [] and poll(bob)["status"] == "none"
+
+
 @pytest.mark.parametrize(("first", "second"), [
     ({"variant": "base"}, {"variant": "tactics"}),
     ({"clock": FIVE}, {"clock": THREE}),

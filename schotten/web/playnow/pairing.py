@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import case, delete, select, update
+from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -32,7 +32,7 @@ from ..core.clock import Clock, TimeControl
 from ..core.errors import ServiceError
 from ..core.vocab import Mode, Status, pool_name
 from ..players import ratings
-from ..storage.db import PoolEntryRow, utc
+from ..storage.db import GameRow, PoolEntryRow, utc
 from ..storage.rows import GameInfo, row_of
 
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ PRESETS: dict[str, TimeControl] = {
     "3d": TimeControl(days=3),
 }
 """The time controls one may wait with (real-time minutes+seconds, turn-based days per move)."""
+HAND_OVER_KEPT = 600.0
+"""Seconds after its pairing in which a ticket with no entry is still answered with its seat (``handed``)."""
 _RETRY_CODES = frozenset({"40P01", "40001"})
 """PostgreSQL's deadlock and serialization failures: a pairing that meets one is simply not made."""
 
@@ -257,6 +259,23 @@ class Pairing:
             found = waiter_of(row)
             session.delete(row)
             return found
+
+    def handed(self, ticket_hash: str) -> Waiter | None:
+        """The seat a ticket with no entry was handed (its entry deleted by a hand-over whose answer may
+        have been lost): the game of the last ``HAND_OVER_KEPT`` seconds whose seat token is the ticket,
+        as a paired entry; None if there is none. The ticket's holder holds that seat's token."""
+        since = utc(self.authority.now() - timedelta(seconds=HAND_OVER_KEPT))
+        seated = or_(GameRow.token_hash0 == ticket_hash, GameRow.token_hash1 == ticket_hash)
+        query = select(GameRow).where(GameRow.created >= since, GameRow.mode == Mode.FRIEND, seated)
+        with self.authority.store.use() as session:
+            row = session.scalars(query.limit(1)).first()
+            if row is None:
+                return None
+            seat = 0 if row.token_hash0 == ticket_hash else 1
+            control = TimeControl(row.clock_initial, row.clock_increment or 0, row.clock_days)
+            created = utc(row.created)
+            return Waiter(ticket_hash, row.variant, control, bool(row.rated), None, "", None, created, created,
+                          row.id, seat)
 
     def cancel(self, ticket_hash: str) -> Waiter | None:
         """Stop waiting: the entry as it was (deleted if it was waiting; a paired one is kept for its

@@ -151,16 +151,17 @@ class PlayNow:
         ticket = secrets.token_urlsafe(24)
         await self.db(self.pairing.enter, token_hash(ticket), body.variant, body.control(),
                                 body.rated, account, body.nickname or "")
-        self.set_ticket(response, ticket)
-        return await self.look(ticket, response)
+        status = await self.look(ticket, response)
+        if status.status == "waiting":
+            self.set_ticket(response, ticket)
+        return status
 
     async def look(self, ticket: str, response: Response) -> PoolStatus:
         """The entry's status, seen now; a waiting one tries to pair, a paired one is handed over."""
         hashed = token_hash(ticket)
         waiter = await self.db(self.pairing.touch, hashed)
         if waiter is None:
-            self.clear_ticket(response)
-            return PoolStatus(status="none")
+            return await self.handed(ticket, response)
         if waiter.game is None and await self.pair(hashed) is None:
             return self.waiting(waiter)
         return await self.hand_over(ticket, response)
@@ -168,6 +169,16 @@ class PlayNow:
     async def hand_over(self, ticket: str, response: Response) -> PoolStatus:
         """Give a paired entry's seat to the browser: its seat cookie, the ticket cookie cleared."""
         waiter = await self.db(self.pairing.hand_over, token_hash(ticket))
+        return self.seated(waiter, ticket, response)
+
+    async def handed(self, ticket: str, response: Response) -> PoolStatus:
+        """A ticket with no entry: the seat it was handed if that answer was lost (``Pairing.handed``),
+        given again; else ``none``. The ticket cookie is cleared either way."""
+        waiter = await self.db(self.pairing.handed, token_hash(ticket))
+        return self.seated(waiter, ticket, response)
+
+    def seated(self, waiter: Waiter | None, ticket: str, response: Response) -> PoolStatus:
+        """The answer handing ``waiter``'s seat to the browser (its cookie set, the ticket's cleared)."""
         self.clear_ticket(response)
         if waiter is None or waiter.game is None:
             return PoolStatus(status="none")
@@ -176,9 +187,11 @@ class PlayNow:
                           **pool_key(waiter))
 
     async def cancel(self, ticket: str, response: Response) -> PoolStatus:
-        """Stop waiting (a paired entry is handed over instead)."""
+        """Stop waiting (a paired entry is handed over instead, also one whose answer was lost)."""
         waiter = await self.db(self.pairing.cancel, token_hash(ticket))
-        if waiter is not None and waiter.game is not None:
+        if waiter is None:
+            return await self.handed(ticket, response)
+        if waiter.game is not None:
             return await self.hand_over(ticket, response)
         self.clear_ticket(response)
         return PoolStatus(status="none" if waiter is None else "cancelled")
