@@ -143,7 +143,7 @@ class GameService:
     def _seated(self, infos: list[GameInfo]) -> dict[str, Seated]:
         """The accounts' names and ratings at each of these tables (blocking: ``people.seated``)."""
         with self.store.use() as session:
-            return seated(session, infos)
+            return seated(session, infos, self.authority.now())
 
     def _turn(self, game_id: str) -> int | None:
         """The seat to move in ``game_id`` if it is loaded and being played, else None."""

@@ -8,6 +8,7 @@ of an ``end`` entry with status ``over`` (the path the authority's writer takes)
 from __future__ import annotations
 
 import itertools
+import math
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
@@ -15,6 +16,7 @@ from sqlalchemy import select
 from schotten.web.core.clock import Clock, TimeControl
 from schotten.web.core.vocab import Ending, Mode, Status
 from schotten.web.players.accounts import Accounts
+from schotten.web.players.glicko2 import RD_START, SCALE, Glicko
 from schotten.web.players.seats import token_hash
 from schotten.web.storage.db import RatingChangeRow, RatingRow
 from schotten.web.storage.rows import ACTION, END, Entry, GameInfo
@@ -24,6 +26,7 @@ BLITZ = TimeControl(180, 2, None)
 DAILY = TimeControl(None, 0, 3)
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 PASSWORD = "a long enough password"
+POOL = "base.realtime"
 _ids = itertools.count(1)
 
 
@@ -85,3 +88,14 @@ def change_rows(store: Store) -> list[RatingChangeRow]:
         query = select(RatingChangeRow).order_by(RatingChangeRow.time, RatingChangeRow.game_id,
                                                  RatingChangeRow.seat)
         return list(session.scalars(query))
+
+
+def grown(rd: float, volatility: float, days: float) -> float:
+    """Glicko-2's RD after ``days`` empty rating periods of a day, capped at a newcomer's RD (500)."""
+    return min(RD_START, math.sqrt(rd * rd + days * (volatility * SCALE) ** 2))
+
+
+def stored_rating(store: Store, account: int, pool: str = POOL) -> Glicko:
+    """The account's rating in ``pool`` as its row holds it."""
+    row = rating_rows(store)[account, pool]
+    return Glicko(row.rating, row.rd, row.volatility)

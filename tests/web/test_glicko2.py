@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schotten.web.players.glicko2 import PROVISIONAL_RD, RD_FLOOR, RD_START, Glicko, rate
+from schotten.web.players.glicko2 import PROVISIONAL_RD, RD_FLOOR, RD_START, SCALE, Glicko, idle, rate
 
 PLAYER = Glicko(1500.0, 200.0, 0.06)
 OPPONENTS = [(Glicko(1400.0, 30.0, 0.06), 1.0), (Glicko(1550.0, 100.0, 0.06), 0.0),
@@ -32,6 +32,19 @@ def test_no_game_only_grows_the_rd() -> None:
     after = rate(PLAYER, [])
     assert (after.rating, after.volatility) == (1500.0, 0.06)
     assert after.rd == pytest.approx((200.0**2 + (0.06 * 173.7178) ** 2) ** 0.5)
+
+
+def test_idle_periods_grow_the_rd_as_that_many_empty_periods() -> None:
+    """phi* = sqrt(phi^2 + t sigma^2): t whole periods are t empty ones in a row; parts of one add up;
+    none (or a negative time) change nothing; the RD stops at a newcomer's."""
+    stepped = PLAYER
+    for _ in range(5):
+        stepped = rate(stepped, [])
+    assert idle(PLAYER, 5.0).rd == pytest.approx(stepped.rd, rel=1e-12)
+    assert idle(PLAYER, 2.5).rd == pytest.approx((200.0**2 + 2.5 * (0.06 * SCALE) ** 2) ** 0.5, rel=1e-12)
+    assert idle(idle(PLAYER, 0.25), 0.75).rd == pytest.approx(idle(PLAYER, 1.0).rd, rel=1e-12)
+    assert idle(PLAYER, 0.0) is PLAYER and idle(PLAYER, -3.0) is PLAYER
+    assert idle(PLAYER, 1e6) == Glicko(1500.0, RD_START, 0.06)
 
 
 def test_the_rd_stays_between_the_floor_and_the_start() -> None:

@@ -27,7 +27,8 @@ STATIC = WebSettings().static_dir
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    """A client of an app whose clock stands a day after the test games (``START``), size 3."""
+    """A client of an app whose clock stands a day after the test games (``START``), size 3: an RD
+    shown has grown for that day (60 then reads 61, 109 reads 109.5)."""
     clock = FakeClock()
     clock.moment = START + timedelta(days=1)
     with app_at(test_settings(tmp_path, static_dir=STATIC, leaderboard_size=3, leaderboard_days=30.0),
@@ -175,7 +176,7 @@ def test_the_leaderboard_lists_established_active_live_players(client: TestClien
     found = board(client)
     assert found["pool"] == "base.realtime" and found["you"] is None
     assert found["players"] == [
-        {"rank": 1, "username": "Top", "rating": 1900, "rd": 60, "games": 30, "provisional": False},
+        {"rank": 1, "username": "Top", "rating": 1900, "rd": 61, "games": 30, "provisional": False},
         {"rank": 2, "username": "Second", "rating": 1700, "rd": 109, "games": 30, "provisional": False},
     ]
     assert [p["username"] for p in board(client, "tactics.realtime")["players"]] == ["Else"]
@@ -191,7 +192,7 @@ def test_the_leaderboard_is_bounded_and_says_your_rank(client: TestClient) -> No
     assert [p["rank"] for p in board(client)["players"]] == [1, 2, 3]
     log_in(client, ids[4])
     you = board(client)["you"]
-    assert you == {"rank": 5, "username": "Player5", "rating": 1960, "rd": 60, "games": 30,
+    assert you == {"rank": 5, "username": "Player5", "rating": 1960, "rd": 61, "games": 30,
                    "provisional": False}
     (fresh,) = sign_up(store, "Fresh")
     log_in(client, fresh)

@@ -2,7 +2,8 @@
 
 A game changes both accounts' ratings once, in the transaction that stores its end: a win, a loss or
 a drawn match (one half each), a resignation or a flag (a forfeit loses), never an aborted or
-abandoned game, an unrated, untimed or guest game; never twice.
+abandoned game, an unrated, untimed or guest game; never twice. Idle time grows a rating's RD
+(``glicko2.idle``, a period a day) when it is read and before its next game.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ import pytest
 from helpers_ratings import (
     BLITZ,
     DAILY,
+    POOL,
     START,
     add_game,
     change_rows,
     end,
     finish,
+    grown,
     rating_rows,
     sign_up,
+    stored_rating,
 )
 from helpers_web import FakeClock, app_at, receive_state, service_of, socket_path, test_settings
 from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip without PostgreSQL)
@@ -29,7 +33,7 @@ from test_postgres import database_url, server_url  # noqa: F401 (fixtures: skip
 from schotten.web.core.errors import LogConflict
 from schotten.web.core.vocab import Ending
 from schotten.web.players import ratings
-from schotten.web.players.glicko2 import rate
+from schotten.web.players.glicko2 import RD_START, Glicko, rate
 from schotten.web.storage.store import Store
 
 
@@ -150,9 +154,10 @@ def test_the_end_and_its_rating_are_stored_together(store: Store, pair: tuple[in
 
 
 def test_the_next_game_starts_from_the_new_rating(store: Store, pair: tuple[int, int]) -> None:
-    """Games ended in one batch are rated in order, each from the ratings the one before left."""
+    """Games ended in one batch are rated in order, each from the ratings the one before left (the
+    batch is rated at its last end, the first game then too: no idle time grows the RDs between)."""
     first, second, third = (add_game(store, list(pair)) for _ in range(3))
-    finish(store, first, 0)
+    finish(store, first, 0, at=START + timedelta(minutes=2))
     store.append_many([end(second, 0, at=START + timedelta(minutes=1)),
                        end(third, 1, at=START + timedelta(minutes=2))])
     changes = change_rows(store)
@@ -214,3 +219,58 @@ def test_an_unrated_game_has_no_ratings_in_its_record(tmp_path: Path) -> None:
             receive_state(ws)
         record = client.get(f"/api/games/{game}/record").json()
     assert "ratings" not in record and record["ending"] == {"reason": "resigned", "seat": 0}
+
+
+# ---------------------------------------------------------------------- idle time
+
+
+def test_an_idle_players_rd_grows_by_glicko2s_formula(store: Store, pair: tuple[int, int]) -> None:
+    finish(store, add_game(store, list(pair)), 0, at=START)
+    after_game = stored_rating(store, pair[0])
+    with store.use() as session:
+        for days in (0.0, 0.5, 1.0, 30.0):
+            read = ratings.current(session, [pair[0]], POOL, START + timedelta(days=days))[pair[0]]
+            assert read.rd == pytest.approx(grown(after_game.rd, after_game.volatility, days), rel=1e-12)
+            assert (read.rating, read.volatility) == (after_game.rating, after_game.volatility)
+        assert ratings.current(session, [pair[0]], POOL, START - timedelta(days=3))[pair[0]] == after_game
+    assert stored_rating(store, pair[0]) == after_game, "a read writes nothing"
+
+
+def test_the_rd_grows_no_larger_than_a_newcomers(store: Store, pair: tuple[int, int]) -> None:
+    finish(store, add_game(store, list(pair)), 0, at=START)
+    with store.use() as session:
+        read = ratings.current(session, list(pair), POOL, START + timedelta(days=3650))
+    assert all(rating.rd == RD_START and rating.provisional for rating in read.values())
+
+
+def test_the_next_game_starts_from_the_grown_rd(store: Store, pair: tuple[int, int]) -> None:
+    """Both seats come to the game with their grown RDs; the rating stored after it is not grown
+    again for the idle time before it."""
+    finish(store, add_game(store, list(pair)), 0, at=START)
+    before = {account: stored_rating(store, account) for account in pair}
+    later = START + timedelta(days=20)
+    second = add_game(store, list(pair), created=later)
+    finish(store, second, 1, at=later)
+    ann, bob = (Glicko(b.rating, grown(b.rd, b.volatility, 20.0), b.volatility) for b in before.values())
+    changes = [change for change in change_rows(store) if change.game_id == second]
+    assert [change.rd_before for change in changes] == pytest.approx([ann.rd, bob.rd], rel=1e-12)
+    expected = rate(ann, [(bob, 0.0)])
+    assert changes[0].rating_after == pytest.approx(expected.rating, rel=1e-12)
+    assert stored_rating(store, pair[0]).rd == pytest.approx(expected.rd, rel=1e-12)
+    with store.use() as session:
+        assert ratings.current(session, [pair[0]], POOL, later)[pair[0]] == stored_rating(store, pair[0])
+        then = ratings.current(session, [pair[0]], POOL, later + timedelta(days=5))[pair[0]]
+    assert then.rd == pytest.approx(grown(expected.rd, expected.volatility, 5.0), rel=1e-12)
+
+
+def test_a_game_older_than_the_last_grows_nothing(store: Store, pair: tuple[int, int]) -> None:
+    """A game whose end (another process's clock) is before the rating's last game starts from the
+    stored RD and leaves ``played`` at the later time, so that idle time is not counted twice."""
+    later = START + timedelta(days=2)
+    finish(store, add_game(store, list(pair)), 0, at=later)
+    after_first = stored_rating(store, pair[0])
+    older = add_game(store, list(pair))
+    finish(store, older, 0, at=START)
+    changes = [change for change in change_rows(store) if change.game_id == older]
+    assert changes[0].rd_before == after_first.rd
+    assert rating_rows(store)[pair[0], POOL].played.replace(tzinfo=START.tzinfo) == later

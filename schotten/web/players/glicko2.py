@@ -2,8 +2,10 @@
 
 ``rate(player, results)`` rates one player over one rating period: ``results`` holds each opponent's
 rating before the period and the score against them (1 a win, 0.5 a draw, 0 a loss). The new
-volatility is found by the paper's Illinois algorithm (step 5). The RD is kept between ``RD_FLOOR``
-and ``RD_START`` (lichess's bounds), so a player who stops playing is never less sure than a newcomer.
+volatility is found by the paper's Illinois algorithm (step 5). ``idle(player, periods)`` is the RD
+after periods without games (step 6 alone, for a number of periods that may be fractional). The RD is
+kept between ``RD_FLOOR`` and ``RD_START`` (lichess's bounds), so a player who stops playing is never
+less sure than a newcomer.
 """
 
 from __future__ import annotations
@@ -52,13 +54,22 @@ def _clamped(rd: float) -> float:
     return min(RD_START, max(RD_FLOOR, rd))
 
 
+def idle(player: Glicko, periods: float) -> Glicko:
+    """``player``'s rating after ``periods`` rating periods without a game: phi* = sqrt(phi^2 + periods
+    sigma^2) (step 6 once per period, sigma unchanged), at most ``RD_START``; unchanged for none."""
+    if periods <= 0.0:
+        return player
+    phi, sigma = player.rd / SCALE, player.volatility
+    grown = math.sqrt(phi * phi + periods * sigma * sigma) * SCALE
+    return Glicko(player.rating, _clamped(grown), sigma)
+
+
 def rate(player: Glicko, results: Sequence[tuple[Glicko, float]], tau: float = TAU) -> Glicko:
     """``player``'s rating after one period of ``results`` (opponent before the period, score); with
-    no results only the RD grows (the paper's step 6 alone)."""
-    mu, phi, sigma = (player.rating - RATING_START) / SCALE, player.rd / SCALE, player.volatility
+    no results only the RD grows (the paper's step 6 alone: ``idle`` for one period)."""
     if not results:
-        grown = math.sqrt(phi * phi + sigma * sigma) * SCALE
-        return Glicko(player.rating, _clamped(grown), sigma)
+        return idle(player, 1.0)
+    mu, phi, sigma = (player.rating - RATING_START) / SCALE, player.rd / SCALE, player.volatility
     games = [((other.rating - RATING_START) / SCALE, other.rd / SCALE, score) for other, score in results]
     v_inverse = 0.0
     improvement = 0.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 from ..core.vocab import pool_name
 from ..storage.db import AccountRow, RatingRow
 from ..storage.rows import GameInfo
-from .ratings import DEFAULT, Glicko
+from .ratings import DEFAULT, Glicko, as_of
 
 
 @dataclass(slots=True)
@@ -33,8 +34,8 @@ def pool_of(info: GameInfo) -> str | None:
     return pool_name(info.variant, info.clock.control.turn_based)
 
 
-def seated(session: Session, infos: Sequence[GameInfo]) -> dict[str, Seated]:
-    """Each game's ``Seated``, by id (two queries for all of them)."""
+def seated(session: Session, infos: Sequence[GameInfo], now: datetime) -> dict[str, Seated]:
+    """Each game's ``Seated``, by id (two queries for all of them), the ratings as of ``now``."""
     ids = {owner for info in infos for owner in info.accounts if owner is not None}
     if not ids:
         return {}
@@ -42,7 +43,7 @@ def seated(session: Session, infos: Sequence[GameInfo]) -> dict[str, Seated]:
             .where(AccountRow.id.in_(ids), AccountRow.deleted.is_(None)))
     names: dict[int, str] = {row[0]: row[1] for row in session.execute(live)}
     rows = session.scalars(select(RatingRow).where(RatingRow.account_id.in_(ids)))
-    ratings = {(row.account_id, row.pool): Glicko(row.rating, row.rd, row.volatility) for row in rows}
+    ratings = {(row.account_id, row.pool): as_of(row, now) for row in rows}
     found: dict[str, Seated] = {}
     for info in infos:
         if any(owner is not None for owner in info.accounts):

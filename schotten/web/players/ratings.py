@@ -9,17 +9,24 @@
 | scores        | the match's winner 1, the loser 0 (a forfeit loses); a drawn match 0.5 each     |
 | one period    | each game is one rating period: both seats are rated against the other's rating |
 |               | before the game (as lichess rates game by game)                                 |
+| idle time     | ``RATING_PERIOD`` (a day) since a pool's last rated game is one empty period,    |
+|               | counted fractionally: the RD read then is ``glicko2.idle``'s, at most 500       |
 | once          | ``rating_changes`` holds one row per game and seat: a game already there is     |
 |               | never rated again                                                               |
 
 Every function takes a session and runs in its caller's transaction (``Store.append_many`` rates the
 games whose end it stores in the transaction that stores it). Nothing here imports the store.
+
+A ratings row holds the rating as its last game (``played``) left it; every read for ``now``
+(``as_of``) grows its RD over the periods since, and so does the next game before it rates, which
+stores the result with ``played`` moved on: growth is never written on a read nor counted twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from itertools import islice
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select
@@ -27,10 +34,10 @@ from sqlalchemy.orm import Session
 
 from ..core.vocab import Ending, Status, pool_name
 from ..storage.db import AccountRow, GameRow, RatingChangeRow, RatingRow, utc
-from .glicko2 import PROVISIONAL_RD, RATING_START, RD_START, VOLATILITY_START, Glicko, rate
+from .glicko2 import PROVISIONAL_RD, RATING_START, RD_START, VOLATILITY_START, Glicko, idle, rate
 
-__all__ = ["DEFAULT", "Glicko", "changes_of_game", "current", "leaderboard", "pool_of", "profile",
-           "rate_finished"]
+__all__ = ["DEFAULT", "RATING_PERIOD", "Glicko", "as_of", "changes_of_game", "current", "leaderboard",
+           "pool_of", "profile", "rate_finished"]
 
 DEFAULT = Glicko(RATING_START, RD_START, VOLATILITY_START)
 """The rating of an account that has played no rated game in a pool."""
@@ -38,6 +45,8 @@ UNRATED_ENDINGS = (str(Ending.ABORTED), str(Ending.ABANDONED))
 """Games ended so are never rated."""
 HISTORY_LIMIT = 500
 """The most rating changes a profile's history shows per pool (the latest)."""
+RATING_PERIOD = timedelta(days=1)
+"""The idle time that counts as one empty Glicko-2 rating period (fractions count as fractions)."""
 
 
 def pool_of(row: GameRow) -> str:
@@ -45,13 +54,24 @@ def pool_of(row: GameRow) -> str:
     return pool_name(row.variant, row.clock_days is not None)
 
 
-def current(session: Session, account_ids: Sequence[int], pool: str) -> dict[int, Glicko]:
-    """Each account's rating in ``pool`` (``DEFAULT`` for one with no rated game there)."""
+def as_of(row: RatingRow, now: datetime) -> Glicko:
+    """The rating a ratings row holds, as of ``now``: its RD grown over the rating periods since its
+    last game (none if ``now`` is not later)."""
+    periods = (utc(now) - utc(row.played)) / RATING_PERIOD
+    return idle(Glicko(row.rating, row.rd, row.volatility), periods)
+
+
+def current(session: Session, account_ids: Sequence[int], pool: str,
+            now: datetime | None = None) -> dict[int, Glicko]:
+    """Each account's rating in ``pool`` as of ``now`` (``as_of``; None: as its last game left it, for
+    readers of the rating alone, which idle time never changes); ``DEFAULT`` for one with no rated
+    game there."""
     wanted = sorted(set(account_ids))
     if not wanted:
         return {}
     query = select(RatingRow).where(RatingRow.account_id.in_(wanted), RatingRow.pool == pool)
-    found = {row.account_id: Glicko(row.rating, row.rd, row.volatility) for row in session.scalars(query)}
+    found = {row.account_id: as_of(row, now if now is not None else row.played)
+             for row in session.scalars(query)}
     return {account: found.get(account, DEFAULT) for account in wanted}
 
 
@@ -82,11 +102,11 @@ def _scores(winner: int | None) -> tuple[float, float]:
 
 
 def _rate_game(session: Session, game: GameRow, now: datetime) -> None:
-    """Rate one game: each seat against the other's rating before it."""
+    """Rate one game: each seat against the other's rating before it (idle time grown in, both)."""
     assert game.account0 is not None and game.account1 is not None
     accounts = (game.account0, game.account1)
     pool = pool_of(game)
-    before = current(session, accounts, pool)
+    before = current(session, accounts, pool, now)
     scores = _scores(game.winner)
     for seat in (0, 1):
         mine, theirs = before[accounts[seat]], before[accounts[1 - seat]]
@@ -98,17 +118,18 @@ def _rate_game(session: Session, game: GameRow, now: datetime) -> None:
 
 
 def _store(session: Session, account_id: int, pool: str, rating: Glicko, score: float, now: datetime) -> None:
-    """Write an account's new rating in ``pool`` and count the game."""
+    """Write an account's new rating in ``pool`` and count the game. ``played``, whence idle time
+    counts, never moves back: a game whose end is older than the rating's last one grew no RD."""
     row = session.get(RatingRow, (account_id, pool))
     if row is None:
-        row = RatingRow(account_id=account_id, pool=pool, games=0, wins=0, losses=0, draws=0)
+        row = RatingRow(account_id=account_id, pool=pool, games=0, wins=0, losses=0, draws=0, played=utc(now))
         session.add(row)
     row.rating, row.rd, row.volatility = rating.rating, rating.rd, rating.volatility
     row.games += 1
     row.wins += score == 1.0
     row.losses += score == 0.0
     row.draws += score == 0.5
-    row.played = utc(now)
+    row.played = max(utc(row.played), utc(now))
 
 
 def changes_of_game(session: Session, game_id: str) -> list[dict[str, float] | None]:
@@ -124,9 +145,9 @@ def changes_of_game(session: Session, game_id: str) -> list[dict[str, float] | N
     return seats
 
 
-def _rating_json(row: RatingRow, history: list[dict[str, Any]]) -> dict[str, Any]:
-    glicko = Glicko(row.rating, row.rd, row.volatility)
-    return {"rating": round(row.rating), "rd": round(row.rd), "volatility": round(row.volatility, 6),
+def _rating_json(row: RatingRow, history: list[dict[str, Any]], now: datetime) -> dict[str, Any]:
+    glicko = as_of(row, now)
+    return {"rating": round(glicko.rating), "rd": round(glicko.rd), "volatility": round(glicko.volatility, 6),
             "games": row.games, "wins": row.wins, "losses": row.losses, "draws": row.draws,
             "provisional": glicko.provisional, "history": history}
 
@@ -159,8 +180,8 @@ def _counts(session: Session, account_id: int) -> dict[str, int]:
 
 def profile(session: Session, account_id: int, now: datetime) -> dict[str, Any]:
     """An account's public profile: its username, when it was created, its ratings in each pool it has
-    played (with their history) and its counts of games (see docs/web/players.md). Nothing in it depends on
-    ``now`` yet (an RD growing while one does not play would)."""
+    played (their RDs as of ``now``; the history as each game left them) and its counts of games
+    (see docs/web/players.md)."""
     account = session.get(AccountRow, account_id)
     if account is None:
         raise KeyError(account_id)
@@ -168,45 +189,53 @@ def profile(session: Session, account_id: int, now: datetime) -> dict[str, Any]:
     rows = session.scalars(select(RatingRow).where(RatingRow.account_id == account_id, RatingRow.games > 0)
                            .order_by(RatingRow.pool))
     return {"username": account.username, "created": utc(account.created).isoformat(),
-            "ratings": {row.pool: _rating_json(row, history.get(row.pool, [])) for row in rows},
+            "ratings": {row.pool: _rating_json(row, history.get(row.pool, []), now) for row in rows},
             "games": _counts(session, account_id)}
 
 
 def _established(pool: str, since: datetime) -> list[Any]:
-    """What a leaderboard's players are: rated in ``pool``, not provisional, active since ``since``, live."""
+    """Who may be a leaderboard's player: rated in ``pool``, not provisional as stored, active since
+    ``since``, live (the players are those of them whose RD as of now is not provisional either)."""
     return [RatingRow.pool == pool, RatingRow.rd < PROVISIONAL_RD, RatingRow.played >= utc(since),
             AccountRow.deleted.is_(None)]
 
 
-def _entry(rank: int | None, username: str, row: RatingRow | None) -> dict[str, Any]:
-    glicko = Glicko(row.rating, row.rd, row.volatility) if row is not None else DEFAULT
+def _entry(rank: int | None, username: str, row: RatingRow | None, now: datetime) -> dict[str, Any]:
+    glicko = as_of(row, now) if row is not None else DEFAULT
     return {"rank": rank, "username": username, "rating": round(glicko.rating), "rd": round(glicko.rd),
             "games": row.games if row is not None else 0, "provisional": glicko.provisional}
 
 
 def leaderboard(session: Session, pool: str, now: datetime, days: float, size: int,
                 viewer_id: int | None) -> dict[str, Any]:
-    """The ``size`` best established players of ``pool`` (not provisional, a rated game there within
-    ``days`` of ``now``, not deleted), and the viewer's own place (``you``: rank None if they are not
-    among those players; None for a guest)."""
+    """The ``size`` best established players of ``pool`` (not provisional as of ``now``, a rated game
+    there within ``days`` of ``now``, not deleted), and the viewer's own place (``you``: rank None if
+    they are not among those players; None for a guest)."""
     since = now - timedelta(days=days)
     query = (select(RatingRow, AccountRow.username).join(AccountRow, AccountRow.id == RatingRow.account_id)
              .where(*_established(pool, since)).order_by(RatingRow.rating.desc(), RatingRow.account_id)
-             .limit(size))
-    players = [_entry(rank, username, row) for rank, (row, username) in enumerate(session.execute(query), 1)]
-    return {"pool": pool, "players": players, "you": _you(session, pool, since, viewer_id)}
+             .execution_options(yield_per=size))
+    result = session.execute(query)
+    kept = islice(((row, name) for row, name in result if not as_of(row, now).provisional), size)
+    players = [_entry(rank, username, row, now) for rank, (row, username) in enumerate(kept, 1)]
+    result.close()
+    return {"pool": pool, "players": players, "you": _you(session, pool, now, since, viewer_id)}
 
 
-def _you(session: Session, pool: str, since: datetime, viewer_id: int | None) -> dict[str, Any] | None:
+def _you(session: Session, pool: str, now: datetime, since: datetime,
+         viewer_id: int | None) -> dict[str, Any] | None:
     """The viewer's entry: their rank among the leaderboard's players (None if not one of them)."""
     account = session.get(AccountRow, viewer_id) if viewer_id is not None else None
     if account is None:
         return None
     row = session.get(RatingRow, (account.id, pool))
-    if row is None or account.deleted is not None or row.rd >= PROVISIONAL_RD or utc(row.played) < utc(since):
-        return _entry(None, account.username, row)
-    ahead = (select(func.count()).select_from(RatingRow)
-             .join(AccountRow, AccountRow.id == RatingRow.account_id).where(*_established(pool, since), or_(
+    if (row is None or account.deleted is not None or as_of(row, now).provisional
+            or utc(row.played) < utc(since)):
+        return _entry(None, account.username, row, now)
+    ahead = (select(RatingRow).join(AccountRow, AccountRow.id == RatingRow.account_id)
+             .where(*_established(pool, since), or_(
                  RatingRow.rating > row.rating,
-                 and_(RatingRow.rating == row.rating, RatingRow.account_id < row.account_id))))
-    return _entry(int(session.scalar(ahead) or 0) + 1, account.username, row)
+                 and_(RatingRow.rating == row.rating, RatingRow.account_id < row.account_id)))
+             .execution_options(yield_per=500))
+    better = sum(not as_of(other, now).provisional for other in session.scalars(ahead))
+    return _entry(better + 1, account.username, row, now)
