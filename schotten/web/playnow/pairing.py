@@ -274,8 +274,8 @@ class Pairing:
             seat = 0 if row.token_hash0 == ticket_hash else 1
             control = TimeControl(row.clock_initial, row.clock_increment or 0, row.clock_days)
             created = utc(row.created)
-            return Waiter(ticket_hash, row.variant, control, bool(row.rated), None, "", None, created, created,
-                          row.id, seat)
+            return Waiter(ticket_hash, row.variant, control, bool(row.rated), None, "", None, created,
+                          created, row.id, seat)
 
     def cancel(self, ticket_hash: str) -> Waiter | None:
         """Stop waiting: the entry as it was (deleted if it was waiting; a paired one is kept for its
