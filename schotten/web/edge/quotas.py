@@ -16,6 +16,7 @@ import ipaddress
 import logging
 import math
 import re
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -129,7 +130,8 @@ class Limiter(Protocol):
 class ExactWindow:
     """An exact moving window in this process's memory: at most ``item.amount`` units in any span of
     ``item``'s length, per key. A key keeps the times of its units still in the window (at most the
-    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks."""
+    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks. Threads may share
+    one: each call is one step (a hit that no longer fits counts nothing)."""
 
     SWEEP_EVERY = 1000
 
@@ -137,24 +139,28 @@ class ExactWindow:
         self.clock = clock if clock is not None else (lambda: time.time())
         self._times: dict[str, tuple[int, deque[float]]] = {}
         self._looks = 0
+        self._lock = threading.Lock()
 
     def test(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
         """Whether ``cost`` more units would stay within ``item`` now."""
-        return len(self._live(item, identifiers)) + cost <= item.amount
+        with self._lock:
+            return len(self._live(item, identifiers)) + cost <= item.amount
 
     def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
         """Count ``cost`` units now if they stay within ``item``; whether they were counted."""
-        times = self._live(item, identifiers)
-        if len(times) + cost > item.amount:
-            return False
-        times.extend([self.clock()] * cost)
-        return True
+        with self._lock:
+            times = self._live(item, identifiers)
+            if len(times) + cost > item.amount:
+                return False
+            times.extend([self.clock()] * cost)
+            return True
 
     def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> WindowStats:
         """When the oldest unit in the window leaves it (its reset time), and how many are left."""
-        times = self._live(item, identifiers)
-        reset = times[0] + item.get_expiry() if times else self.clock()
-        return WindowStats(reset, max(0, item.amount - len(times)))
+        with self._lock:
+            times = self._live(item, identifiers)
+            reset = times[0] + item.get_expiry() if times else self.clock()
+            return WindowStats(reset, max(0, item.amount - len(times)))
 
     def _live(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> deque[float]:
         """The times of ``item``'s units for these identifiers still in the window (older ones dropped)."""
@@ -196,7 +202,8 @@ class Rates:
 
     def hit(self, key: str, cost: int = 1) -> tuple[str, int] | None:
         """Count ``cost`` if every rate allows it (None); if one does not, nothing is counted and
-        the answer is (the rates exceeded, in words; the seconds until one unit is free again)."""
+        the answer is (the rates exceeded, in words; the seconds until one unit is free again). A
+        try whose last unit another thread took meanwhile is refused too (its other rates counted)."""
         if self.shared is not None:
             try:
                 return self._hit(self.shared, key, cost)
@@ -208,9 +215,10 @@ class Rates:
         blocked = [item for item in self.items if not limiter.test(item, self.name, key,
                                                                     cost=min(cost, item.amount))]
         if not blocked:
-            for item in self.items:
-                limiter.hit(item, self.name, key, cost=min(cost, item.amount))
-            return None
+            blocked = [item for item in self.items if not limiter.hit(item, self.name, key,
+                                                                       cost=min(cost, item.amount))]
+            if not blocked:
+                return None
         now = self.clock()
         wait = max(limiter.get_window_stats(item, self.name, key).reset_time - now for item in blocked)
         return ", ".join(str(item) for item in blocked), max(1, math.ceil(wait))
