@@ -2,11 +2,10 @@
 tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
-``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). The small rates (log-in,
-sign-up, tables, chat) are exact moving windows (``ExactWindow``: N per minute holds for every minute,
-not only the clock's); the address rate, charged for every request and message, is the ``limits``
-library's sliding window counter (an estimate, cheap at its large counts). Counts in this process's
-memory are forgotten by a restart. ``install`` adds the ASGI middleware that charges each HTTP request
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). Every rate
+(the address's, log-in, sign-up, tables, chat) is an exact moving window (``ExactWindow``: N per
+minute holds for every minute, not only the clock's). Counts in this process's memory are forgotten
+by a restart. ``install`` adds the ASGI middleware that charges each HTTP request
 (see ``request_cost``) and answers 429 with ``Retry-After``, and the handler of ``LimitError``.
 """
 
@@ -26,8 +25,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
-from limits.storage import MemoryStorage, RedisStorage
-from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from limits.util import WindowStats
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -130,8 +129,9 @@ class Limiter(Protocol):
 class ExactWindow:
     """An exact moving window in this process's memory: at most ``item.amount`` units in any span of
     ``item``'s length, per key. A key keeps the times of its units still in the window (at most the
-    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks. Threads may share
-    one: each call is one step (a hit that no longer fits counts nothing)."""
+    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks, or every as many
+    looks as there are keys if more (a sweep looks at each key once). Threads may share one: each
+    call is one step (a hit that no longer fits counts nothing)."""
 
     SWEEP_EVERY = 1000
 
@@ -165,7 +165,8 @@ class ExactWindow:
     def _live(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> deque[float]:
         """The times of ``item``'s units for these identifiers still in the window (older ones dropped)."""
         self._looks += 1
-        if self._looks % self.SWEEP_EVERY == 0:
+        if self._looks >= max(self.SWEEP_EVERY, len(self._times)):
+            self._looks = 0
             self._sweep()
         key, expiry = item.key_for(*identifiers), item.get_expiry()
         times = self._times.setdefault(key, (expiry, deque()))[1]
@@ -240,8 +241,7 @@ class Quotas:
     def __init__(self, settings: WebSettings, clock: Callable[[], float] = time.time) -> None:
         self.settings = settings
         self.clock = clock
-        self.requests = Rates("address_rate", settings.address_rate,
-                              SlidingWindowCounterRateLimiter(MemoryStorage()))
+        self.requests = Rates("address_rate", settings.address_rate, ExactWindow())
         self.table_rate = Rates("tables_rate", settings.tables_rate, ExactWindow())
         self.sockets: Counter[str] = Counter()
         self._open: dict[str, dict[str, float]] = {}
