@@ -14,6 +14,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -351,3 +352,47 @@ def test_an_exact_window_counts_every_minute_and_forgets_keys_whose_tries_left()
         rates.hit("a")
     assert len(window._times) <= 2
 
+
+
+class _Clock:
+    """Seconds the test sets by hand (``wait``: how long each reading lets other threads run)."""
+
+    def __init__(self, now: float, wait: float = 0.0) -> None:
+        self.now = now
+        self.wait = wait
+
+    def __call__(self) -> float:
+        if self.wait:
+            time.sleep(self.wait)
+        return self.now
+
+
+def test_the_address_rate_holds_exactly_across_a_window_edge(tmp_path: Path) -> None:
+    """"3/minute" of an address's requests: one half a minute before a minute's edge and two just
+    before it count in full just after it (Retry-After: until the first leaves the minute); once the
+    first has left, a request is served again."""
+    edge = 6000.0
+    with _app(tmp_path, address_rate="3/minute") as client:
+        rates = client.app.state.service.quotas.requests  # type: ignore[attr-defined]
+        rates.limiter.clock = rates.clock = clock = _Clock(edge - 30)
+        assert client.get("/api/tables").status_code == 200
+        clock.now = edge - 0.5
+        assert [client.get("/api/tables").status_code for _ in range(2)] == [200, 200]
+        clock.now = edge + 0.5
+        refused = client.get("/api/tables")
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "30"
+        assert "3 per 1 minute" in refused.json()["error"]
+        clock.now = edge + 29.9
+        assert client.get("/api/tables").headers["retry-after"] == "1"
+        clock.now = edge + 30.1
+        assert client.get("/api/tables").status_code == 200
+        assert client.get("/api/tables").status_code == 429
+
+
+def test_tries_at_once_from_threads_are_counted_exactly() -> None:
+    """Log-ins are counted in worker threads: of 32 tries at once on "3/minute", 3 are admitted,
+    even when the threads take turns between a try's test and its count (a clock that lets them)."""
+    rates = Rates("login_rate", "3/minute", ExactWindow(_Clock(6000.0, wait=0.001)))
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: rates.hit("Ann"), range(32)))
+    assert answers.count(None) == 3

@@ -2,11 +2,10 @@
 tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
-``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). The small rates (log-in,
-sign-up, tables, chat) are exact moving windows (``ExactWindow``: N per minute holds for every minute,
-not only the clock's); the address rate, charged for every request and message, is the ``limits``
-library's sliding window counter (an estimate, cheap at its large counts). Counts in this process's
-memory are forgotten by a restart. ``install`` adds the ASGI middleware that charges each HTTP request
+``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). Every rate
+(the address's, log-in, sign-up, tables, chat) is an exact moving window (``ExactWindow``: N per
+minute holds for every minute, not only the clock's). Counts in this process's memory are forgotten
+by a restart. ``install`` adds the ASGI middleware that charges each HTTP request
 (see ``request_cost``) and answers 429 with ``Retry-After``, and the handler of ``LimitError``.
 """
 
@@ -16,6 +15,7 @@ import ipaddress
 import logging
 import math
 import re
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -25,8 +25,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
-from limits.storage import MemoryStorage, RedisStorage
-from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from limits.util import WindowStats
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -129,7 +129,9 @@ class Limiter(Protocol):
 class ExactWindow:
     """An exact moving window in this process's memory: at most ``item.amount`` units in any span of
     ``item``'s length, per key. A key keeps the times of its units still in the window (at most the
-    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks."""
+    amount), and keys whose units all left are dropped every ``SWEEP_EVERY`` looks, or every as many
+    looks as there are keys if more (a sweep looks at each key once). Threads may share one: each
+    call is one step (a hit that no longer fits counts nothing)."""
 
     SWEEP_EVERY = 1000
 
@@ -137,29 +139,34 @@ class ExactWindow:
         self.clock = clock if clock is not None else (lambda: time.time())
         self._times: dict[str, tuple[int, deque[float]]] = {}
         self._looks = 0
+        self._lock = threading.Lock()
 
     def test(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
         """Whether ``cost`` more units would stay within ``item`` now."""
-        return len(self._live(item, identifiers)) + cost <= item.amount
+        with self._lock:
+            return len(self._live(item, identifiers)) + cost <= item.amount
 
     def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> bool:
         """Count ``cost`` units now if they stay within ``item``; whether they were counted."""
-        times = self._live(item, identifiers)
-        if len(times) + cost > item.amount:
-            return False
-        times.extend([self.clock()] * cost)
-        return True
+        with self._lock:
+            times = self._live(item, identifiers)
+            if len(times) + cost > item.amount:
+                return False
+            times.extend([self.clock()] * cost)
+            return True
 
     def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> WindowStats:
         """When the oldest unit in the window leaves it (its reset time), and how many are left."""
-        times = self._live(item, identifiers)
-        reset = times[0] + item.get_expiry() if times else self.clock()
-        return WindowStats(reset, max(0, item.amount - len(times)))
+        with self._lock:
+            times = self._live(item, identifiers)
+            reset = times[0] + item.get_expiry() if times else self.clock()
+            return WindowStats(reset, max(0, item.amount - len(times)))
 
     def _live(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> deque[float]:
         """The times of ``item``'s units for these identifiers still in the window (older ones dropped)."""
         self._looks += 1
-        if self._looks % self.SWEEP_EVERY == 0:
+        if self._looks >= max(self.SWEEP_EVERY, len(self._times)):
+            self._looks = 0
             self._sweep()
         key, expiry = item.key_for(*identifiers), item.get_expiry()
         times = self._times.setdefault(key, (expiry, deque()))[1]
@@ -196,7 +203,8 @@ class Rates:
 
     def hit(self, key: str, cost: int = 1) -> tuple[str, int] | None:
         """Count ``cost`` if every rate allows it (None); if one does not, nothing is counted and
-        the answer is (the rates exceeded, in words; the seconds until one unit is free again)."""
+        the answer is (the rates exceeded, in words; the seconds until one unit is free again). A
+        try whose last unit another thread took meanwhile is refused too (its other rates counted)."""
         if self.shared is not None:
             try:
                 return self._hit(self.shared, key, cost)
@@ -208,9 +216,10 @@ class Rates:
         blocked = [item for item in self.items if not limiter.test(item, self.name, key,
                                                                     cost=min(cost, item.amount))]
         if not blocked:
-            for item in self.items:
-                limiter.hit(item, self.name, key, cost=min(cost, item.amount))
-            return None
+            blocked = [item for item in self.items if not limiter.hit(item, self.name, key,
+                                                                       cost=min(cost, item.amount))]
+            if not blocked:
+                return None
         now = self.clock()
         wait = max(limiter.get_window_stats(item, self.name, key).reset_time - now for item in blocked)
         return ", ".join(str(item) for item in blocked), max(1, math.ceil(wait))
@@ -232,8 +241,7 @@ class Quotas:
     def __init__(self, settings: WebSettings, clock: Callable[[], float] = time.time) -> None:
         self.settings = settings
         self.clock = clock
-        self.requests = Rates("address_rate", settings.address_rate,
-                              SlidingWindowCounterRateLimiter(MemoryStorage()))
+        self.requests = Rates("address_rate", settings.address_rate, ExactWindow())
         self.table_rate = Rates("tables_rate", settings.tables_rate, ExactWindow())
         self.sockets: Counter[str] = Counter()
         self._open: dict[str, dict[str, float]] = {}
