@@ -2,9 +2,11 @@
 // over everyone sees both. The server sends a room's history (`full`) and then each new message;
 // the page shows every text as text (textContent, never HTML) and a quick message in its own
 // language. A player may mute the other (`chat_muted` says whether it did). No chat input for
-// the human at an AI table (the server refuses it: cannot_chat).
+// the human at an AI table (the server refuses it: cannot_chat). Others' new messages are
+// announced while the chat is out of sight (chatnews.js).
 
 import { savedNickname } from "./api.js";
+import { announceLines, wireChatNews } from "./chatnews.js";
 import { send } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { N_, t } from "./i18n.js";
@@ -22,7 +24,7 @@ export const QUICK = {
 const ROOMS = { players: N_("Players"), spectators: N_("Spectators") };
 const ERRORS_FOR_MS = 3000;
 
-const chat = { rooms: { players: [], spectators: [] }, sentAt: -Infinity, lastText: "" };
+const chat = { rooms: { players: [], spectators: [] }, sentAt: -Infinity, lastText: "", sent: [] };
 
 function myRoom() {
   return isSeated() ? "players" : "spectators";
@@ -49,7 +51,20 @@ export function onChat(msg) {
   const fresh = msg.messages.filter((line) => !known.has(line.index));
   chat.rooms[msg.room] = lines.concat(fresh).sort((a, b) => a.index - b.index);
   if (fresh.some((line) => line.text === chat.lastText.trim())) chat.lastText = "";
+  if (!msg.full && game.msg) announceLines(fresh.filter((line) => !isOwn(line)));
   if (game.msg) renderChat();
+}
+
+function sentKey(body) {
+  return body.quick ? `quick:${body.quick}` : `text:${body.text}`;
+}
+
+/** Whether a new line is this page's: a seat's by its seat, a spectator's by what it sent. */
+function isOwn(line) {
+  if (isSeated()) return line.seat === game.msg.seat;
+  const index = line.seat === null ? chat.sent.indexOf(sentKey(line)) : -1;
+  if (index >= 0) chat.sent.splice(index, 1);
+  return index >= 0;
 }
 
 function lineNode(line) {
@@ -109,6 +124,7 @@ function sendChat(body) {
   if (!isSeated() && name) message.name = name;
   if (!send(message)) return false;
   chat.sentAt = performance.now();
+  chat.sent = [...chat.sent.slice(-9), sentKey(body)];
   showChatError("");
   return true;
 }
@@ -143,4 +159,5 @@ export function wireChat() {
   })));
   byId("chat-form").addEventListener("submit", submit);
   byId("chat-mute").addEventListener("click", () => send({ type: "mute", muted: !game.msg.chat_muted }));
+  wireChatNews();
 }

@@ -18,6 +18,7 @@ import {
 } from "./lastturn.js";
 import { movesOf } from "./legal.js";
 import { renderLog, wholeLog } from "./log.js";
+import { onMoment } from "./moments.js";
 import { renderDecks, renderPanel, renderScore, renderStatus, statusText } from "./panels.js";
 import { playersLine } from "./people.js";
 import {
@@ -205,6 +206,7 @@ function onState(msg) {
   if (msg.status === "over" || (before && before.status === "open" && msg.status !== "open")) loadInfo();
   if (msg.rematch_of && msg.status === "open") loadKeptSeat(render);
   render();
+  onMoment(before, msg);
   const turn = shownTurn(shownRound());
   page.animated += animateArrivals(arrivals(before, msg, turn), byId("panel-top"));
   window.schotten.animated = page.animated;

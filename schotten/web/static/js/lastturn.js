@@ -7,6 +7,7 @@
 
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
+import { reducedMotion } from "./moments.js";
 import { shortMoveText } from "./moves.js";
 
 const ANIMATION_MS = 450;
@@ -75,11 +76,6 @@ export function undoText(removed, seat, names) {
     return t("{name} took back {card}: it went back to their hand.", { name: names[mover], card: cardName(first.card) });
   }
   return t("{name} took back a move.", { name: names[mover] });
-}
-
-/** Whether the browser asks for reduced motion. */
-function reducedMotion() {
-  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** Move each card of `cards` (board nodes) from the `from` node to its place; returns how many
