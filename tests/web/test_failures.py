@@ -121,7 +121,8 @@ def test_uvicorn_with_the_edge_protocols_answers_json_too(tmp_path: Path,
     with _served(_failing_app(settings), settings) as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
         try:
-            conn.request("GET", f"/api/boom?token={SECRET_TOKEN}", headers={"Cookie": f"session={SECRET_SESSION}"})
+            conn.request("GET", f"/api/boom?token={SECRET_TOKEN}",
+                         headers={"Cookie": f"session={SECRET_SESSION}"})
             answer = conn.getresponse()
             status, headers, body = answer.status, dict(answer.getheaders()), json.loads(answer.read())
         finally:
