@@ -17,6 +17,7 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 from . import tui
 from .arena import arena_command
@@ -44,7 +45,34 @@ from .engine.record import parse_record, states_of, write_record_file
 from .engine.view import actors, view
 from .protocol.program import bot_command
 
+
+def _untyped_flags(params: list[Any]) -> list[Any]:
+    """``params`` with no value type shown beside a flag: Typer's help writes ``<bool>`` after every
+    flag (``--help``, ``--json``), which takes no value."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class FlagCommand(TyperCommand):
+    """A command whose help shows no ``<bool>`` beside its flags."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's parameters, flags without a value type."""
+        return _untyped_flags(super().get_params(ctx))
+
+
+class FlagGroup(TyperGroup):
+    """The ``schotten`` command: its help shows no ``<bool>`` beside ``--help``."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The group's parameters, flags without a value type."""
+        return _untyped_flags(super().get_params(ctx))
+
+
 app = typer.Typer(
+    cls=FlagGroup,
     help="Schotten Totten: play, replay, analyse and benchmark.",
     no_args_is_help=True,
     add_completion=False,
@@ -326,7 +354,7 @@ def _save(path: Path | None, game: Game, lines: Input, finished: bool) -> None:
     game.console.print(f"record saved to {path}", markup=False)
 
 
-@app.command()
+@app.command(cls=FlagCommand)
 def play(
     variant: Annotated[VariantName, typer.Option(help="The variant (R7, R8).")] = "base",
     rounds: Annotated[int, typer.Option(min=1, max=99, help="Rounds in the match (R9).")] = 1,
@@ -360,7 +388,7 @@ def play(
 # ---------------------------------------------------------------------- replay
 
 
-@app.command()
+@app.command(cls=FlagCommand)
 def replay(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A game record (JSON).")],
     seat: Annotated[int | None, typer.Option(min=1, max=2, help="Show what seat 1/2 saw.")] = None,
@@ -523,7 +551,7 @@ def _read_position(position: str) -> str:
     return position.strip()
 
 
-@app.command()
+@app.command(cls=FlagCommand)
 def analyze(
     position: Annotated[str, typer.Argument(help="A position string, or a file holding one.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -573,7 +601,7 @@ def _print_analysis(console: Console, state: GameState, data: dict[str, Any]) ->
 # ---------------------------------------------------------------------- bench
 
 
-@app.command()
+@app.command(cls=FlagCommand)
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     short: Annotated[bool, typer.Option("--short", help="A run of a couple of seconds (for CI).")] = False,
@@ -594,7 +622,7 @@ def bench(
 # ---------------------------------------------------------------------- serve
 
 
-@app.command()
+@app.command(cls=FlagCommand)
 def serve(
     host: Annotated[str | None, typer.Option(
         help="The address to listen on (default: $SCHOTTEN_HOST, else 127.0.0.1).")] = None,
@@ -652,8 +680,8 @@ def _shown_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-app.command("arena")(arena_command)
-app.command("bot")(bot_command)
+app.command("arena", cls=FlagCommand)(arena_command)
+app.command("bot", cls=FlagCommand)(bot_command)
 
 
 def main() -> None:

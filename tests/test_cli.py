@@ -324,3 +324,15 @@ def test_bench_positions_are_real_r5_2_proofs() -> None:
         assert state.is_complete(case.seat, stone) and not state.is_complete(1 - case.seat, stone)
         found = proof_call(case)()
         assert (found is None) == state.can_claim(case.seat, stone)
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["analyze"], ["bench"], ["serve"],
+                                     ["arena"], ["bot"]])
+def test_help_shows_no_value_type_beside_a_flag(command: list[str]) -> None:
+    """A flag (``--help``, ``--json``, ``--step/--all``) takes no value: its help line shows no
+    ``<bool>`` (issue 26); options that take one still show their type (``--port <int range>``)."""
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "--help" in result.output and "<bool>" not in result.output
+    if command == ["serve"]:
+        assert "<int range>" in result.output

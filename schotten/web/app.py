@@ -27,7 +27,7 @@ from .core.schemas import (
     explain,
 )
 from .core.settings import WebSettings
-from .edge import quotas, security
+from .edge import failures, quotas, security
 from .edge import server as edge
 from .routes import accounts as account_routes
 from .routes import games, i18n, pages, playnow, watch
@@ -73,6 +73,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     quotas.install(app, settings, service.quotas)
     security.install(app, settings)
     edge.install(app, settings)
+    app.add_middleware(failures.Failures)
     watch.install(app, settings, service)
     games.install(app, service)
     playnow.install(app, service, games.set_seat_cookie)

@@ -59,6 +59,7 @@ GENEROUS_LIMITS: dict[str, Any] = {
     "spectators_per_game": 100_000,
     "login_rate": "100000/second",
     "login_address_rate": "100000/second",
+    "login_untrusted_rate": "100000/second",
     "signup_rate": "100000/second",
 }
 """Limits no test reaches unless it is about them: every test client has one address."""

@@ -167,7 +167,7 @@ def test_a_foreign_origin_or_a_form_body_changes_nothing(client: TestClient) -> 
 
 @pytest.fixture
 def strict(tmp_path: Path) -> Iterator[TestClient]:
-    """A client of an app with small log-in rates: 3 per name, 8 per address per minute."""
+    """A client of an app with small log-in rates: 3 per browser and name, 8 per address per minute."""
     from schotten.web import create_app
 
     settings: WebSettings = test_settings(tmp_path, login_rate="3/minute", login_address_rate="8/minute")
@@ -176,8 +176,9 @@ def strict(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def test_log_in_is_rate_limited_per_name_and_per_address(strict: TestClient) -> None:
-    """A name gets 3 tries a minute, known or not, with the same words; the address 8 in all (a try
-    refused for its name counts for the address)."""
+    """A browser that never logged in to a name gets 3 tries of it a minute from its address, known or
+    not, with the same words; the address 8 in all (a try refused for its name counts for the address).
+    Other addresses and trusted browsers: test_login_tries."""
     sign_up(strict, "Ann")
     strict.cookies.clear()
     answers = {}

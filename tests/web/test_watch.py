@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 import threading
+import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers_web import Duel, choose, service_of, test_settings
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
+from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
+from test_storage_files import TIMEOUT, Server, _chmod, _powerless, servers  # noqa: F401  (fixture)
 
 from schotten.web import create_app
 from schotten.web.routes import watch
@@ -124,3 +129,86 @@ def test_two_apps_in_one_process_each_count_their_own(tmp_path: Path) -> None:
             TestClient(create_app(test_settings(second))) as two, Duel(one):
         assert sample(one.get("/metrics").text, "schotten_games_loaded") == 1
         assert sample(two.get("/metrics").text, "schotten_games_loaded") == 0
+
+
+CANNOT_STORE = {"status": "unavailable", "error": f"database: {watch.CANNOT_STORE}",
+                "database": watch.CANNOT_STORE, "ai": "ok"}
+"""The answer of a server whose database answers queries but stores nothing."""
+
+
+class Ticks:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_database_that_cannot_store_is_named_until_it_can_again(tmp_path: Path) -> None:
+    """Another writer holding the SQLite file's lock (a write waits ``db_busy_timeout``, then fails): 503
+    with the sentence, though reads work; once it lets go, ok again. Checks within ``WRITE_EVERY`` of
+    the last reuse its finding: polling costs one write a second."""
+    settings = test_settings(tmp_path, db_busy_timeout=0.2)
+    with TestClient(create_app(settings)) as client, \
+            closing(sqlite3.connect(settings.database_url.removeprefix("sqlite:///"))) as other:
+        ticks = Ticks()
+        client.app.state.health_check.clock = ticks  # type: ignore[attr-defined]
+        assert client.get("/healthz").status_code == 200
+        other.execute("BEGIN IMMEDIATE")
+        assert client.get("/healthz").json()["status"] == "ok"
+        ticks.now += watch.WRITE_EVERY
+        answer = client.get("/healthz")
+        assert (answer.status_code, answer.json()) == (503, CANNOT_STORE)
+        other.rollback()
+        assert client.get("/healthz").status_code == 503
+        ticks.now += watch.WRITE_EVERY
+        assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "ai": "ok"}
+
+
+def _health(server: Server, status: int) -> dict[str, Any]:
+    """Poll ``/healthz`` until it answers ``status`` (at most ``TIMEOUT``, a guard); its body."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        answer = server.http.get("/healthz")
+        if answer.status_code == status or time.monotonic() > deadline:
+            assert answer.status_code == status, answer.text
+            found: dict[str, Any] = answer.json()
+            return found
+        time.sleep(0.05)
+
+
+def test_a_sqlite_file_made_read_only_is_unhealthy_until_writable(
+        tmp_path: Path, servers: list[Server]) -> None:  # noqa: F811
+    """``schotten serve`` whose SQLite file is made read-only (issue 26: it said ok): 503 saying nothing
+    can be stored; writable again, ok."""
+    prefix = _powerless()
+    folder = tmp_path / "data"
+    folder.mkdir()
+    servers.append(Server(f"sqlite:///{folder / 'games.db'}", tmp_path / "server.log", prefix))
+    assert _health(servers[0], 200)["database"] == "ok"
+    _chmod(folder, 0o444)
+    try:
+        assert _health(servers[0], 503) == CANNOT_STORE
+    finally:
+        _chmod(folder, 0o644)
+    assert _health(servers[0], 200)["database"] == "ok"
+
+
+def test_postgres_that_cannot_store_is_named(tmp_path: Path, database_url: str) -> None:  # noqa: F811
+    """PostgreSQL refusing the health check's write (its privilege revoked): 503; granted again, ok."""
+    settings = test_settings(tmp_path, database_url=database_url)
+    with TestClient(create_app(settings)) as client:
+        client.app.state.health_check.clock = ticks = Ticks()  # type: ignore[attr-defined]
+        assert client.get("/healthz").status_code == 200
+        engine = service_of(client).store.engine
+        with engine.begin() as connection:
+            connection.execute(text("REVOKE INSERT, UPDATE ON health_writes FROM CURRENT_USER"))
+        ticks.now += watch.WRITE_EVERY
+        answer = client.get("/healthz")
+        assert (answer.status_code, answer.json()) == (503, CANNOT_STORE)
+        with engine.begin() as connection:
+            connection.execute(text("GRANT INSERT, UPDATE ON health_writes TO CURRENT_USER"))
+        ticks.now += watch.WRITE_EVERY
+        assert client.get("/healthz").status_code == 200

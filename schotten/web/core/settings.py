@@ -82,7 +82,11 @@ class WebSettings:
     # players: accounts, sessions, ratings and "Play now"
     session_ttl: float = 30 * 24 * 3600.0
     login_rate: str = "5/minute;30/hour"
+    login_untrusted_rate: str = "20/minute;100/hour"
+    """A name's log-in tries from every browser that never logged in to it (``players.tries``)."""
     login_address_rate: str = "20/minute;200/hour"
+    device_ttl: float = 365 * 24 * 3600.0
+    """How long a browser stays trusted after its last log-in (``players.devices``)."""
     signup_rate: str = "5/hour;20/day"
     pair_range: int = 200
     pair_widen: float = 10.0

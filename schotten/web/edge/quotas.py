@@ -125,6 +125,10 @@ class Limiter(Protocol):
         """When a unit is free again, and how many are left."""
         ...
 
+    def clear(self, item: RateLimitItem, *identifiers: str) -> None:
+        """Forget the units counted."""
+        ...
+
 
 class ExactWindow:
     """An exact moving window in this process's memory: at most ``item.amount`` units in any span of
@@ -161,6 +165,11 @@ class ExactWindow:
             times = self._live(item, identifiers)
             reset = times[0] + item.get_expiry() if times else self.clock()
             return WindowStats(reset, max(0, item.amount - len(times)))
+
+    def clear(self, item: RateLimitItem, *identifiers: str) -> None:
+        """Forget the units of ``item`` counted for these identifiers."""
+        with self._lock:
+            self._times.pop(item.key_for(*identifiers), None)
 
     def _live(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> deque[float]:
         """The times of ``item``'s units for these identifiers still in the window (older ones dropped)."""
@@ -211,6 +220,17 @@ class Rates:
             except StorageError:
                 logger.warning("the %s is counted in this process: Redis cannot be reached", self.name)
         return self._hit(self.limiter, key, cost)
+
+    def clear(self, key: str) -> None:
+        """Forget what was counted under ``key`` (in Redis and in this process)."""
+        for limiter in (self.shared, self.limiter):
+            if limiter is None:
+                continue
+            try:
+                for item in self.items:
+                    limiter.clear(item, self.name, key)
+            except StorageError:
+                logger.warning("the %s of a key could not be cleared: Redis cannot be reached", self.name)
 
     def _hit(self, limiter: Limiter, key: str, cost: int) -> tuple[str, int] | None:
         blocked = [item for item in self.items if not limiter.test(item, self.name, key,

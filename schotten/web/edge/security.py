@@ -130,7 +130,8 @@ def _headers(scope: Scope) -> dict[str, str]:
             for name, value in scope.get("headers", ())}
 
 
-def _with_headers(message: Message, policy: str) -> Message:
+def with_headers(message: Message, policy: str) -> Message:
+    """An ``http.response.start`` message with ``HEADERS`` and the policy added (those it lacks)."""
     names = {name.lower() for name, _ in message.get("headers", ())}
     added = [(name.encode(), value.encode()) for name, value in HEADERS.items() if name.encode() not in names]
     if b"content-security-policy" not in names:
@@ -142,7 +143,7 @@ def _with_headers(message: Message, policy: str) -> Message:
 def _header_sender(send: Send, policy: str) -> Send:
     async def sender(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message = _with_headers(message, policy)
+            message = with_headers(message, policy)
         await send(message)
 
     return sender
@@ -163,7 +164,7 @@ def _docs_sender(send: Send) -> Send:
         body.extend(message.get("body", b""))
         if message.get("more_body", False):
             return
-        await send(_with_headers(held.pop(), docs_policy(bytes(body))))
+        await send(with_headers(held.pop(), docs_policy(bytes(body))))
         await send({"type": "http.response.body", "body": bytes(body)})
 
     return sender
@@ -179,7 +180,7 @@ def docs_policy(page: bytes) -> str:
 async def _refuse_request(send: Send, why: str) -> None:
     body = json.dumps({"error": why}).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send(_with_headers({"type": "http.response.start", "status": 403, "headers": headers}, POLICY))
+    await send(with_headers({"type": "http.response.start", "status": 403, "headers": headers}, POLICY))
     await send({"type": "http.response.body", "body": body})
 
 

@@ -2,7 +2,9 @@
 
 | module   | job                                                          |
 |----------|--------------------------------------------------------------|
-| accounts | accounts, argon2 passwords, sessions, log-in tries           |
+| accounts | accounts, argon2 passwords, sessions                         |
+| devices  | trusted devices: the browsers that logged in to an account   |
+| tries    | log-in tries: rates per address, per browser, per name       |
 | identity | who a request is (session cookie) and its seat cookies       |
 | ratings  | ratings per pool, rated at a game's end, their changes        |
 | glicko2  | the Glicko-2 formulas (pure)                                  |

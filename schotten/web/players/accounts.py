@@ -28,7 +28,7 @@ from sqlalchemy import CursorResult, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.errors import ServiceError
-from ..storage.db import AccountRow, ChatRow, GameRow, PoolEntryRow, SessionRow, utc
+from ..storage.db import AccountRow, ChatRow, GameRow, PoolEntryRow, SessionRow, TrustedDeviceRow, utc
 from ..storage.store import Store
 
 USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")
@@ -173,13 +173,15 @@ class Accounts:
         return given
 
     def delete(self, account_id: int) -> None:
-        """Delete the account: its name is freed, its password, sessions and waiting entries are gone,
+        """Delete the account: its name is freed, its password, sessions, trusted devices and waiting
+        entries are gone,
         its seats in games and their chat are named ``DELETED_NAME``; its games and rating history stay."""
         with self.store.use() as session, session.begin():
             session.execute(update(AccountRow).where(AccountRow.id == account_id).values(
                 username=f"~{account_id}", name_key=f"~{account_id}", password_hash=None,
                 deleted=utc(self.now())))
             session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            session.execute(delete(TrustedDeviceRow).where(TrustedDeviceRow.account_id == account_id))
             session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == account_id,
                                                        PoolEntryRow.game_id.is_(None)))
             session.execute(update(PoolEntryRow).where(PoolEntryRow.account_id == account_id)

@@ -9,10 +9,11 @@
 | ``POST /api/account/password`` | ``{"password", "new_password"}`` | ``{"username"}``, other sessions ended |
 | ``DELETE /api/account`` | ``{"password"}`` | 204, the account deleted |
 
-Log-in is rate-limited per name (``login_rate``, counted for names that are no account's too) and
-per address (``login_address_rate``), sign-up per address (``signup_rate``); a wrong name and a
-wrong password get one answer. Signing up or logging in, the browser's guest seats become the
-account's (``Accounts.adopt``).
+Log-in tries are counted by ``players.tries`` (per address, per browser, and per name for browsers
+that never logged in to it; names that are no account's alike), sign-up per address
+(``signup_rate``); a wrong name and a wrong password get one answer. Signing up or logging in, the
+browser gets a new device cookie (``players.devices``) and its guest seats become the account's
+(``Accounts.adopt``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dataclasses import replace
 from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..core.errors import ServiceError, say, saying
+from ..core.errors import ServiceError
 from ..edge import quotas
 from ..games.live import LiveGame
 from ..players.accounts import (
@@ -33,17 +34,16 @@ from ..players.accounts import (
     AccountRef,
     check_password,
     check_username,
-    name_key,
 )
+from ..players.devices import Devices, device_token, set_device_cookie
 from ..players.identity import clear_session_cookie, session_id, set_session_cookie, viewer
 from ..players.seats import cookie_tokens, seat_cookies, seat_of_token
+from ..players.tries import LogInTries
 from ..service import GameService
 
 WRONG = "wrong username or password"
 """The one answer to a log-in whose name is no account's or whose password is wrong."""
 
-
-LOG_IN_TRIES = saying("Too many log-in attempts: try again in {wait}.")
 
 class SignUp(BaseModel):
     """A new account: its username and password (see ``accounts`` for the rules)."""
@@ -108,11 +108,10 @@ class AccountRoutes:
         self.service = service
         self.accounts = service.accounts
         settings = service.settings
-        limiter = quotas.ExactWindow()
+        self.devices = Devices(service.store, settings.device_ttl, self.accounts.now)
+        self.tries = LogInTries(settings)
         shared = quotas.shared_limiter(settings.redis_url)
-        self.by_name = quotas.Rates("login_rate", settings.login_rate, limiter, shared)
-        self.by_address = quotas.Rates("login_address_rate", settings.login_address_rate, limiter, shared)
-        self.signups = quotas.Rates("signup_rate", settings.signup_rate, limiter, shared)
+        self.signups = quotas.Rates("signup_rate", settings.signup_rate, quotas.ExactWindow(), shared)
 
     async def sign_up(self, body: SignUp, request: Request, response: Response) -> Who:
         """Make the account and log the browser in with it."""
@@ -126,31 +125,33 @@ class AccountRoutes:
 
     async def log_in(self, body: LogIn, request: Request, response: Response) -> Who:
         """Check the password (within the rates) and log the browser in, in a new session."""
-        await self._check_rates(body.username, request)
-        account = await asyncio.to_thread(self.accounts.verify, body.username, body.password)
+        account = await self._verified(body.username, body.password, request)
         if account is None:
             raise ServiceError(401, WRONG)
         await self._logged_in(account, request, response)
         return Who(username=account.username)
 
-    async def _check_rates(self, username: str, request: Request) -> None:
-        """Refuse a log-in beyond the address's rate or the name's (the same words whether or not the
-        name is an account's; counted in Redis, over every process, when there is one)."""
-        for rates, key in ((self.by_address, quotas.address_of(request.client)),
-                           (self.by_name, name_key(username))):
-            refused = await asyncio.to_thread(rates.hit, key)
-            if refused is not None:
-                wait = quotas.seconds(refused[1])
-                raise quotas.LimitError(f"too many log-in attempts (at most {refused[0]}): try again in "
-                                        f"{wait}", refused[1], say(LOG_IN_TRIES, wait=wait))
+    async def _verified(self, username: str, password: str, request: Request) -> AccountRef | None:
+        """The account if ``password`` is its password, a try counted (``LogInTries``: 429 beyond a
+        rate, the same words whether or not the name is an account's)."""
+        address = quotas.address_of(request.client)
+        device = await asyncio.to_thread(self.devices.trusted, device_token(request), username)
+        await asyncio.to_thread(self.tries.admit, username, address, device)
+        account = await asyncio.to_thread(self.accounts.verify, username, password)
+        if account is not None:
+            await asyncio.to_thread(self.tries.succeeded, username, address, device)
+        return account
 
     async def _logged_in(self, account: AccountRef, request: Request, response: Response) -> None:
-        """End the browser's old session, start a new one, and give the account the browser's guest seats."""
+        """End the browser's old session, start a new one, trust the browser (a new device cookie), and
+        give the account the browser's guest seats."""
         old = session_id(request)
         if old is not None:
             await asyncio.to_thread(self.accounts.end_session, old)
         new = await asyncio.to_thread(self.accounts.new_session, account.id)
         set_session_cookie(response, request, new)
+        token = await asyncio.to_thread(self.devices.trust, device_token(request), account.id)
+        set_device_cookie(response, request, token)
         seats = await self._guest_seats(request.cookies)
         if seats:
             seats = await asyncio.to_thread(self.accounts.adopt, account.id, seats)
@@ -182,8 +183,7 @@ class AccountRoutes:
         account = await viewer(request)
         if account is None:
             raise ServiceError(401, "you are not logged in")
-        await self._check_rates(account.username, request)
-        if await asyncio.to_thread(self.accounts.verify, account.username, password) is None:
+        if await self._verified(account.username, password, request) is None:
             raise ServiceError(403, "the password is wrong: nothing was changed")
         return account
 

@@ -1,9 +1,11 @@
 """``/healthz`` (is the database reachable, are the AI workers alive) and ``/metrics`` (Prometheus).
 
-``/healthz`` runs a trivial query in a worker thread, waiting at most ``HEALTH_TIMEOUT``
-seconds; checks asked for while one is running share it, so a hung database holds one thread,
-not one per request. It answers 200 with ``{"status": "ok", "database": "ok", "ai": "ok"}``, or
-503 with ``error`` naming what failed (the details go to the server's log, not to the client).
+``/healthz`` runs a trivial query and writes the health check's own row (``Database.prove_writable``)
+in a worker thread, waiting at most ``HEALTH_TIMEOUT`` seconds; checks asked for while one is running
+share it, so a hung database holds one thread, not one per request, and checks within ``WRITE_EVERY``
+seconds of the last one reuse its finding, so polling (``/healthz`` is free of the address rate)
+costs at most one write a second. It answers 200 with ``{"status": "ok", "database": "ok", "ai":
+"ok"}``, or 503 with ``error`` naming what failed (the details go to the server's log, not to the client).
 A process of several (``--redis``) also says ``"redis"`` (unreachable: 503, its game sockets are
 refused meanwhile) and ``"conductor"`` (whether it plays the AI and keeps the clocks now).
 
@@ -18,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,23 +33,29 @@ from prometheus_client.registry import Collector
 from sqlalchemy import Engine, select
 
 from ..core import metrics
+from ..core.errors import StoreUnavailable
 from ..core.settings import WebSettings
 from ..core.vocab import Status
 from ..storage.db import GameRow
 
 if TYPE_CHECKING:
     from ..service import GameService
+    from ..storage.store import Store
 
 logger = logging.getLogger("schotten.web")
 
 HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database's answer."""
+WRITE_EVERY = 1.0
+"""Seconds a finding of the database is reused before it is checked (and written) again."""
 OK = "ok"
+CANNOT_STORE = "the database cannot store anything: a test write failed (see the server's log)"
 
 
 def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
     """Add the health and metrics routes to ``app`` (left out of the OpenAPI schema)."""
     check = HealthCheck(service)
+    app.state.health_check = check
     registry = CollectorRegistry(auto_describe=True)
     registry.register(ServiceCollector(service))
     ProcessCollector(registry=registry)
@@ -92,9 +101,11 @@ class Health:
 class HealthCheck:
     """Checks the service's database and AI workers; one database query at a time."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, clock: Callable[[], float] = time.monotonic) -> None:
         self.service = service
-        self._query: asyncio.Future[None] | None = None
+        self.clock = clock
+        self._query: asyncio.Future[str] | None = None
+        self._found: tuple[float, str] | None = None
 
     async def run(self) -> Health:
         """Check both parts now."""
@@ -107,17 +118,33 @@ class HealthCheck:
         return Health(database, ai, redis, authority.conducting)
 
     async def _database(self) -> str:
+        if self._found is not None and self.clock() - self._found[0] < WRITE_EVERY:
+            return self._found[1]
         if self._query is None or self._query.done():
-            self._query = asyncio.ensure_future(asyncio.to_thread(ping, self.service.store.engine))
+            self._query = asyncio.ensure_future(asyncio.to_thread(check_database, self.service.store))
         try:
-            await asyncio.wait_for(asyncio.shield(self._query), HEALTH_TIMEOUT)
+            found = await asyncio.wait_for(asyncio.shield(self._query), HEALTH_TIMEOUT)
         except TimeoutError:
             logger.error("health check: the database did not answer within %g s", HEALTH_TIMEOUT)
             return f"the database did not answer within {HEALTH_TIMEOUT:g} s"
-        except Exception as error:
-            logger.error("health check: the database is not reachable: %s", error)
-            return f"the database is not reachable ({type(error).__name__}; see the server's log)"
-        return OK
+        self._found = (self.clock(), found)
+        return found
+
+
+def check_database(store: Store) -> str:
+    """``OK`` if the database answers a query (``ping``) and stores the health check's row, else the
+    sentence for the client (the cause goes to the log)."""
+    try:
+        ping(store.engine)
+    except Exception as error:
+        logger.error("health check: the database is not reachable: %s", error)
+        return f"the database is not reachable ({type(error).__name__}; see the server's log)"
+    try:
+        store.prove_writable()
+    except StoreUnavailable as error:
+        logger.error("health check: a test write failed: %s", error.message)
+        return CANNOT_STORE
+    return OK
 
 
 def ping(engine: Engine) -> None:

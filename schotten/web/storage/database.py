@@ -14,9 +14,10 @@ import logging
 import os
 import threading
 from collections.abc import Iterator
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
-from sqlalchemy import false, func, make_url, select, update
+from sqlalchemy import CursorResult, false, func, make_url, select, update
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
@@ -24,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..core import metrics
 from ..core.errors import StoreUnavailable
 from . import dblock, pglock
-from .db import GameRow, is_memory, make_engine, sqlite_path
+from .db import GameRow, HealthWriteRow, is_memory, make_engine, sqlite_path
 from .migrate import UnknownRevision, upgrade
 
 logger = logging.getLogger("schotten.web")
@@ -137,6 +138,16 @@ class Database:
                 metrics.STORE_ERRORS.inc()
                 where = self._path or self._shown
                 raise StoreUnavailable(f"the database {where} cannot be used: {error}") from None
+
+    def prove_writable(self) -> None:
+        """Write the health check's row (``HealthWriteRow``, one tiny transaction); ``StoreUnavailable``
+        if it cannot be stored (a read-only, locked, full or lost database)."""
+        now = datetime.now(UTC)
+        query = update(HealthWriteRow).where(HealthWriteRow.id == 1).values(written=now)
+        with contextlib.suppress(IntegrityError), self._use() as session, session.begin():
+            written = session.execute(query)
+            if not cast(CursorResult[Any], written).rowcount:
+                session.add(HealthWriteRow(id=1, written=now))
 
     def check(self) -> None:
         """Make sure the database can be used before serving: its folder exists and is writable (a

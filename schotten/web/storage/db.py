@@ -251,6 +251,27 @@ class ServerBeatRow(Base):
     seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TrustedDeviceRow(Base):
+    """A browser that logged in to an account (a device cookie, ``players.devices``): the SHA-256 of
+    the random token its cookie holds, never the token. Its log-in tries for that account are counted
+    apart from strangers'; it grants nothing else."""
+
+    __tablename__ = "trusted_devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class HealthWriteRow(Base):
+    """The health check's own row (one): ``/healthz`` writes it to prove the database can store."""
+
+    __tablename__ = "health_writes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    written: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def utc(moment: datetime) -> datetime:
     """``moment`` as an aware UTC datetime (SQLite gives back naive ones)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
