@@ -121,7 +121,8 @@ def test_an_ai_game_with_its_human_there_is_listed_and_kept(client: TestClient, 
         assert table["id"] in listed(client, "playing")
         other = Store(url)
         try:
-            lists = other.lobby(50, datetime.now(UTC), service_of(client).authority.attendance.present_since())
+            present = service_of(client).authority.attendance.present_since()
+            lists = other.lobby(50, datetime.now(UTC), present)
             assert table["id"] in [info.id for info in lists]
         finally:
             other.close()

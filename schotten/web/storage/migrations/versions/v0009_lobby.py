@@ -18,7 +18,8 @@ def upgrade() -> None:
     """Add ``games.seen``, the games being played seen now."""
     with op.batch_alter_table("games") as games:
         games.add_column(sa.Column("seen", sa.DateTime(timezone=True), nullable=True))
-    table = sa.table("games", sa.column("status", sa.String(8)), sa.column("seen", sa.DateTime(timezone=True)))
+    table = sa.table("games", sa.column("status", sa.String(8)),
+                     sa.column("seen", sa.DateTime(timezone=True)))
     op.execute(table.update().where(table.c.status == "playing").values(seen=datetime.now(UTC)))
 
 
