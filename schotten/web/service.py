@@ -133,10 +133,12 @@ class GameService:
 
     async def tables(self) -> list[Table]:
         """The lobby: the ``table_limit`` newest open tables not expired, then the ``table_limit``
-        newest games in progress, then the ``table_limit`` newest finished games (separate lists, so
-        a flood of open tables cannot push the games being played out)."""
+        newest games in progress someone is at, then the ``table_limit`` newest finished games
+        (separate lists, so a flood of open tables cannot push the games being played out;
+        ``storage.listing``)."""
         since = datetime.now(UTC) - timedelta(seconds=self.settings.open_table_ttl)
-        infos = await self.db(self.store.lobby, self.settings.table_limit, since)
+        present = self.authority.attendance.present_since()
+        infos = await self.db(self.store.lobby, self.settings.table_limit, since, present)
         seats = await self.db(self._seated, infos)
         return [table_of(info, self._turn(info.id), seats.get(info.id)) for info in infos]
 

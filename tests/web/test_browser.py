@@ -1190,14 +1190,15 @@ def check_turn_marks(page: Any) -> list[dict[str, Any]]:
     assert line.startswith("AI (easy)'s last turn: ") if turn else line == ""
     for move in placed:
         assert f"{card_name(move['card'])} on stone {move['stone'] + 1}" in line
-    draws = sum(m["kind"] == "draw" for m in turn)
-    assert (f"Cards drawn: {draws}" in line) == bool(draws)
+    for deck, name in (("clan", "clan"), ("tactic", "tactics")):
+        draws = sum(m["kind"] == "draw" and m["deck"] == deck for m in turn)
+        assert (f"drew {draws} card{'s' * (draws != 1)} from the {name} deck" in line) == bool(draws)
     return turn
 
 
 def test_the_opponent_s_last_turn_is_marked_on_the_board(pages: Browser, server: LiveServer) -> None:
     """Against the AI (tactics, so its draws are choices in the log): at each of Ann's decisions
-    the AI's last turn is framed on the board and told in a line (its draws counted), while Ann
+    the AI's last turn is framed on the board and told in a line (its draws counted by deck), while Ann
     makes her own turn too; the cards arrive with a short animation, none when the browser asks
     for reduced motion."""
     for motion, seed in (("no-preference", 21), ("reduce", 22)):

@@ -63,8 +63,8 @@ def test_the_profile_shows_ratings_a_chart_counts_and_games(pages: Browser, serv
     points = base.locator("svg.rating-chart polyline").get_attribute("points")
     assert points is not None and len(points.split()) == 4
     assert page.locator('.rating-pool[data-pool="tactics.realtime"] svg circle').count() == 1
-    assert page.locator("#current-games a").get_attribute("href") == f"/game/{playing}"
-    recent = page.locator("#recent-games a")
+    assert page.locator("#current-games a.btn").get_attribute("href") == f"/game/{playing}"
+    recent = page.locator("#recent-games a.btn")
     assert recent.count() == 4 and all((recent.nth(i).get_attribute("href") or "").startswith("/replay/")
                                        for i in range(4))
 

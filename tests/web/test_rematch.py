@@ -228,8 +228,10 @@ def test_who_may_ask_for_a_rematch(client: TestClient) -> None:
     assert refused.status_code == 409 and "kept for the other player" in refused.json()["error"]
     assert ask(client, duel.id, grant["token"]).status_code == 403, "a rematch token is not the game's"
     lobby = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
-    assert lobby[grant["id"]]["rematch_of"] == duel.id and lobby[duel.id]["rematch"] == grant["id"]
-    assert lobby[grant["id"]]["players"] == ["Ann", None]
+    assert grant["id"] not in lobby, "its seat is kept: no open challenge for strangers"
+    assert lobby[duel.id]["rematch"] == grant["id"]
+    table = client.get(f"/api/games/{grant['id']}").json()
+    assert table["rematch_of"] == duel.id and table["players"] == ["Ann", None]
 
 
 def test_a_rematch_not_yet_accepted_has_no_replay(client: TestClient) -> None:

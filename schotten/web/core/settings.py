@@ -75,6 +75,8 @@ class WebSettings:
     # games that end: leaving, abandoning and chat
     leave_timeout: float = 60.0
     abandon_after: float = 30 * 24 * 3600.0
+    ai_leave_after: float = 600.0
+    """A game against the AI that no human was at for this long is closed (turn-based: ``abandon_after``)."""
     chat_max_chars: int = 300
     chat_rate: str = "5/10second;30/minute"
     chat_history: int = 200

@@ -12,6 +12,7 @@
 | ``Conductor``| the timekeeper                                | playing the AI and keeping the clocks   |
 | ``Opening``  | (the quotas it is given)                      | tables opened, seats taken              |
 | ``Eviction`` | the sweep's task                              | idle games leave the cache              |
+| ``Attendance``| when it last marked each game seen           | the games someone is at, in the database |
 | ``SocketHost``| (nothing)                                    | the sockets' host (``sockets.Host``)    |
 
 Each game is a ``LiveGame`` with its own ``asyncio.Lock``: one change at a time reaches a game.
@@ -30,6 +31,7 @@ from ..storage.store import Store
 from ..storage.writer import Writer
 from .ai import AiPool
 from .aiseat import AiSeat, cancelled
+from .attendance import Attendance
 from .catchup import CatchUp
 from .conductor import Conductor
 from .context import Context
@@ -72,6 +74,7 @@ class Authority:
         self.opening = Opening(self.context, self.tables, self.news, self.cluster, self.quotas,
                                self.accounts, new_seed)
         self.eviction = Eviction(self.context, self.tables)
+        self.attendance = Attendance(self.context, self.tables)
         self.host = SocketHost(self.context, self.tables, self.news, self.cluster, talk, self.catchup,
                                self.play, self.endings, self.presence, self.opening)
         self.news.kick_ai = self.aiseat.kick
@@ -113,11 +116,13 @@ class Authority:
 
     async def start(self) -> None:
         """Hear the other processes (if any) and conduct: alone at once, else once this process holds
-        the conductor's lease (``cluster``); start the sweep of idle games."""
+        the conductor's lease (``cluster``); start the sweep of idle games and the marking of the games
+        someone is at."""
         await self.cluster.start()
         if not self.cluster.clustered:
             await self.conductor.conduct()
         self.eviction.start()
+        self.attendance.start()
 
     async def stop(self) -> None:
         """Stop the timekeeper, the eviction sweep and every AI (a task still thinking is cancelled)."""
@@ -129,6 +134,9 @@ class Authority:
         if self.eviction.sweeper is not None:
             tasks.append(self.eviction.sweeper)
             self.eviction.sweeper = None
+        if self.attendance.looker is not None:
+            tasks.append(self.attendance.looker)
+            self.attendance.looker = None
         await cancelled(tasks)
 
     def wake_clocks(self) -> None:

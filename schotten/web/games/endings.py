@@ -1,4 +1,5 @@
-"""A game ended off the board: resigned, aborted, claimed over a player who left, on time, abandoned."""
+"""A game ended off the board: resigned, aborted, claimed over a player who left, on time, abandoned
+(an untimed friend game with no move for long, a game against the AI its human left)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,23 @@ class Endings:
             idle = (self.context.now() - (game.info.moved or game.info.created)).total_seconds()
             if (game.finished or game.info.status != Status.PLAYING or game.info.clock is not None
                     or game.info.mode != Mode.FRIEND or idle < self.context.settings.abandon_after):
+                return False
+            try:
+                await self.play.end(game, Ending.ABANDONED, game.state.turn)
+            except ClientError:
+                return False
+        return True
+
+    async def abandon_ai(self, game_id: str) -> bool:
+        """Close the game against the AI ``game_id`` as abandoned if no socket of its human is connected
+        (the database says nobody was there for ``ai_leave_after``); whether it was."""
+        game = await self.tables.live(game_id)
+        if game is None:
+            return False
+        async with game.lock:
+            human = None if game.info.ai_seat is None else 1 - game.info.ai_seat
+            if (game.finished or game.info.status != Status.PLAYING or game.info.mode != Mode.AI
+                    or human is None or game.connected(human)):
                 return False
             try:
                 await self.play.end(game, Ending.ABANDONED, game.state.turn)

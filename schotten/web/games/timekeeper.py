@@ -5,7 +5,8 @@ Deadlines live in the database (``games.deadline``), so the timekeeper asks the 
 games in memory: a game nobody has loaded since a restart still loses on time. It wakes at the next
 deadline (at most ``POLL`` seconds later, or at once when a clock changes: ``wake``), ends every
 game whose clock ran out (``Endings.flag`` checks again under the game's lock), closes the untimed
-friend games with no move for ``abandon_after`` every ``ABANDON_EVERY`` seconds, and notes every
+friend games with no move for ``abandon_after`` and the games against the AI no human is at
+(``attendance``) every ``ABANDON_EVERY`` seconds, and notes every
 ``BEAT_EVERY`` seconds that the server runs (``Store.beat``): on start-up the time since the last
 beat is given back to every running clock (``Store.give_back_downtime``), so the time the server was
 down costs no one.
@@ -19,6 +20,7 @@ import logging
 from datetime import datetime, timedelta
 
 from ..core.errors import GameDamaged, StoreUnavailable
+from ..storage import listing
 from .context import Context
 from .endings import Endings
 from .ports import Cluster
@@ -122,12 +124,23 @@ class Timekeeper:
         return await self.abandon_idle()
 
     async def abandon_idle(self) -> int:
-        """Close as abandoned every untimed friend game with no move for ``abandon_after``; how many."""
+        """Close as abandoned every untimed friend game with no move for ``abandon_after``, and every
+        game against the AI that no human was at for ``ai_leave_after`` (a turn-based one: for
+        ``abandon_after``); how many."""
         context = self.context
-        before = context.now() - timedelta(seconds=context.settings.abandon_after)
+        now, settings = context.now(), context.settings
+        before = now - timedelta(seconds=settings.abandon_after)
         ids = await context.db(context.store.idle_friend_games, before)
+        left = await context.db(self._left_ai, now - timedelta(seconds=settings.ai_leave_after), before)
         closed = 0
         for game_id in ids:
             with contextlib.suppress(GameDamaged):
                 closed += await self.endings.abandon(game_id)
+        for game_id in left:
+            with contextlib.suppress(GameDamaged):
+                closed += await self.endings.abandon_ai(game_id)
         return closed
+
+    def _left_ai(self, before: datetime, turn_based_before: datetime) -> list[str]:
+        with self.context.store.use() as session:
+            return listing.left_ai_games(session, before, turn_based_before)

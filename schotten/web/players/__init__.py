@@ -9,6 +9,7 @@
 | ratings  | ratings per pool, rated at a game's end, their changes        |
 | glicko2  | the Glicko-2 formulas (pure)                                  |
 | people   | names and ratings of the accounts at a table                 |
+| ranking  | how far a rating is from the leaderboard (games to ranked)    |
 
 May import: ``storage``, ``edge``, ``core``.
 """

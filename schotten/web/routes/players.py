@@ -3,8 +3,10 @@
 | route                                | answers                                                       |
 |--------------------------------------|---------------------------------------------------------------|
 | ``GET /api/players/{name}``          | a live account's profile (``ratings.profile``), its games being |
-|                                      | played and its recent finished games as tables (404: none)    |
-| ``GET /api/leaderboard?pool=``       | a pool's best established players and the viewer's place      |
+|                                      | played and its recent finished games as tables (404: none),   |
+|                                      | how far each rating is from ranked (``ranking``)              |
+| ``GET /api/leaderboard?pool=``       | a pool's best established players, the viewer's place and how |
+|                                      | far from it they are, what it takes to be ranked              |
 | ``GET /player/{name}``               | the profile page (404 page: no such player)                   |
 | ``GET /leaderboard``                 | the leaderboard page                                          |
 
@@ -13,6 +15,7 @@ Tables only, never a game's state (R10): what a profile shows of a game is what 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -24,9 +27,10 @@ from ..core.errors import ServiceError
 from ..core.schemas import ErrorBody
 from ..core.vocab import POOLS, Status
 from ..games.outbound import table_of
-from ..players import ratings
+from ..players import ranking, ratings
 from ..players.accounts import name_key
 from ..players.identity import viewer
+from ..players.people import seated
 from ..service import GameService
 from ..storage.db import AccountRow, GameRow
 from ..storage.rows import info_of
@@ -51,36 +55,43 @@ def _account_id(session: Session, name: str) -> int | None:
     return int(found) if found is not None else None
 
 
-def _tables(session: Session, account_id: int, status: Status, limit: int) -> list[dict[str, Any]]:
+def _tables(session: Session, account_id: int, status: Status, limit: int,
+            now: datetime) -> list[dict[str, Any]]:
     """The account's games of ``status``, newest first (finished ones: by their last entry), as the
-    lobby's tables (JSON)."""
+    lobby's tables (JSON), with the accounts' names (the opponent's profile is linked)."""
     newest = GameRow.created if status != Status.OVER else func.coalesce(GameRow.moved, GameRow.created)
     query = (select(GameRow)
              .where(or_(GameRow.account0 == account_id, GameRow.account1 == account_id),
                     GameRow.status == status.value)
              .order_by(newest.desc(), GameRow.id).limit(limit))
-    return [table_of(info_of(row)).model_dump(mode="json") for row in session.scalars(query)]
+    infos = [info_of(row) for row in session.scalars(query)]
+    seats = seated(session, infos, now)
+    return [table_of(info, None, seats.get(info.id)).model_dump(mode="json") for info in infos]
 
 
 def player_profile(service: GameService, name: str) -> dict[str, Any] | None:
     """The profile of the live account called ``name`` with its current and recent games, or None
     (blocking)."""
+    settings, now = service.settings, service.authority.now()
     with service.store.use() as session:
         account_id = _account_id(session, name)
         if account_id is None:
             return None
-        found = ratings.profile(session, account_id, service.authority.now())
-        found["current"] = _tables(session, account_id, Status.PLAYING, CURRENT_LIMIT)
-        found["recent"] = _tables(session, account_id, Status.OVER, RECENT_LIMIT)
+        found = ratings.profile(session, account_id, now)
+        ranking.explain_profile(session, account_id, found, now, settings.leaderboard_days,
+                                settings.leaderboard_size)
+        found["current"] = _tables(session, account_id, Status.PLAYING, CURRENT_LIMIT, now)
+        found["recent"] = _tables(session, account_id, Status.OVER, RECENT_LIMIT, now)
         return found
 
 
 def pool_leaderboard(service: GameService, pool: str, viewer_id: int | None) -> dict[str, Any]:
     """The leaderboard of ``pool`` as ``viewer_id`` sees it (blocking)."""
-    settings = service.settings
+    settings, now = service.settings, service.authority.now()
+    days, size = settings.leaderboard_days, settings.leaderboard_size
     with service.store.use() as session:
-        return ratings.leaderboard(session, pool, service.authority.now(), settings.leaderboard_days,
-                                   settings.leaderboard_size, viewer_id)
+        board = ratings.leaderboard(session, pool, now, days, size, viewer_id)
+        return ranking.explain_leaderboard(session, board, viewer_id, now, days, size)
 
 
 def check_pool(pool: str) -> str:

@@ -4,6 +4,7 @@
 |------------|---------------------------------------------------------------------|
 | db         | the SQLAlchemy tables                                               |
 | store      | ``Store``: games, logs, seats, clocks, chat rows, rematch links      |
+| listing    | the lobby's lists, when each game's seats were last seen            |
 | writer     | group commit: the entries of many games stored in one transaction   |
 | dblock     | the SQLite file's lock (one serving process)                        |
 | pglock     | PostgreSQL's advisory lock (one serving group)                      |

@@ -91,6 +91,8 @@ class GameRow(Base):
     min_rating: Mapped[int | None] = mapped_column(Integer)
     """An open challenge's rating range: who may take the free seat (None: no bound)."""
     max_rating: Mapped[int | None] = mapped_column(Integer)
+    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
 
 
 class LogRow(Base):

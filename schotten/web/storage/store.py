@@ -33,7 +33,7 @@ from ..core.clock import Clock
 from ..core.errors import LogConflict
 from ..core.offer import Offer, OfferState
 from ..core.vocab import Ending, Mode, Status
-from . import pglock
+from . import listing, pglock
 from .database import Database
 from .db import (
     Base,
@@ -196,19 +196,10 @@ class Store(Database):
         with self._use() as session, session.begin():
             return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
-    def lobby(self, limit: int, open_since: datetime) -> list[GameInfo]:
-        """The lobby's tables in three bounded lists, each newest first: at most ``limit`` open tables
-        created since ``open_since`` (older ones expired), then ``limit`` games being played, then
-        ``limit`` finished games."""
-        infos: list[GameInfo] = []
+    def lobby(self, limit: int, open_since: datetime, present_since: datetime) -> list[GameInfo]:
+        """The lobby's tables in three bounded lists, each newest first (``listing.lobby``)."""
         with self._use() as session:
-            for status in (Status.OPEN, Status.PLAYING, Status.OVER):
-                query = select(GameRow).where(GameRow.status == status.value)
-                if status == Status.OPEN:
-                    query = query.where(GameRow.created >= utc(open_since))
-                query = query.order_by(GameRow.created.desc(), GameRow.id).limit(limit)
-                infos += [info_of(row) for row in session.scalars(query)]
-            return with_links(session, infos)
+            return listing.lobby(session, limit, open_since, present_since)
 
     def games_of_account(self, account_id: int, limit: int) -> list[GameInfo]:
         """The account's ``limit`` newest tables (open, being played or finished), newest first."""

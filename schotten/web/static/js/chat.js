@@ -90,7 +90,7 @@ function roomNode(room) {
 
 function renderMute() {
   const button = byId("chat-mute");
-  const show = isSeated() && canWrite();
+  const show = isSeated() && canWrite() && Boolean(game.msg.players[1 - game.msg.seat]);
   button.hidden = !show;
   if (!show) return;
   const name = names()[1 - game.msg.seat];

@@ -1,12 +1,12 @@
 // The last turn of the other player, from the state message's `log`: the moves the other seat
 // made since this seat's last move in the round (while it is this seat's turn, its own moves
 // so far are skipped). The board frames every card they put down and the stone they claimed,
-// a line names their moves (a ruse by name) and counts their draws; a card arriving on its
+// a line names their moves (a ruse by name) and counts their draws from each deck; a card arriving on its
 // stone moves there from their panel (not when the browser asks for reduced motion). An undo
 // by the other player (the log got shorter, and what went was theirs) is announced.
 
 import { cardName } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { reducedMotion } from "./moments.js";
 import { shortMoveText } from "./moves.js";
 
@@ -46,13 +46,16 @@ export function turnMarks(turn) {
   return marks;
 }
 
-/** The line naming a turn: "AI (easy): played blue 7 on stone 3 · claimed stone 5 · Cards drawn: 1". */
+/** The line naming a turn: "AI (easy): played blue 7 on stone 3 · claimed stone 5 · drew 1 card from
+ * the tactics deck" (which deck each draw came from is public: the log's `deck`). */
 export function turnSummary(turn, names) {
   if (!turn.length) return "";
   const parts = turn.map(shortMoveText).filter(Boolean);
-  const draws = turn.filter((move) => move.kind === "draw").length;
+  const drawn = (deck) => turn.filter((move) => move.kind === "draw" && (move.deck || "clan") === deck).length;
+  const [clan, tactic] = [drawn("clan"), drawn("tactic")];
   const returns = turn.filter((move) => move.kind === "return").length;
-  if (draws) parts.push(t("Cards drawn: {n}", { n: draws }));
+  if (clan) parts.push(tn("drew {n} card from the clan deck", "drew {n} cards from the clan deck", clan));
+  if (tactic) parts.push(tn("drew {n} card from the tactics deck", "drew {n} cards from the tactics deck", tactic));
   if (returns) parts.push(t("Cards put under the decks: {n}", { n: returns }));
   return t("{name}'s last turn: {moves}", { name: names[turn[0].mover], moves: parts.join(" · ") });
 }

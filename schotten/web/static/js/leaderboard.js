@@ -1,10 +1,11 @@
-// The leaderboard (/leaderboard?pool=...): a pool's best established players and, for a logged-in
-// viewer, their own rank (or why they have none yet).
+// The leaderboard (/leaderboard?pool=...): a pool's best established players, what it takes to be
+// one of them and, for a logged-in viewer, their own rank or how many rated games they are from it
+// (the server's numbers: `ranking`).
 
 import { getJSON, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
-import { initI18n, t } from "./i18n.js";
-import { POOLS, poolName, ratingText } from "./pools.js";
+import { initI18n, t, tn } from "./i18n.js";
+import { POOLS, poolName, provisionalNote, ratingText } from "./pools.js";
 
 const DEFAULT_POOL = "base.realtime";
 
@@ -24,12 +25,24 @@ function row(player) {
     el("td", { class: "num", text: String(player.games) }));
 }
 
-function youText(you) {
+function youText(you, ranking) {
   if (!you) return t("Log in and play rated games to get a rank.");
   const rating = ratingText(you.rating, you.provisional);
+  const left = ranking.games_to_ranked;
   if (you.rank) return t("Your rank: {rank} (rating {rating})", { rank: you.rank, rating });
-  if (you.provisional) return t("Your rating {rating} is still provisional: play more rated games to be ranked.", { rating });
-  return t("Your rating {rating}: play a rated game to be ranked again.", { rating });
+  if (you.provisional) {
+    return tn("Your rating {rating} is still provisional: ranked after about {n} more rated game.",
+      "Your rating {rating} is still provisional: ranked after about {n} more rated games.", left, { rating });
+  }
+  if (left) return t("Your rating {rating}: play a rated game to be ranked again.", { rating });
+  return t("Your rating {rating} is established, but not among the {size} best of this pool.", { rating, size: ranking.size });
+}
+
+/** Who is listed, with the server's numbers. */
+function rulesText(ranking) {
+  return t("Listed: the {size} best ratings that are no longer provisional, each with a rated game in the last {days} days.", {
+    size: ranking.size, days: ranking.days,
+  });
 }
 
 async function load(pool) {
@@ -37,7 +50,9 @@ async function load(pool) {
     const board = await getJSON(`/api/leaderboard?pool=${encodeURIComponent(pool)}`);
     fill(byId("players"), ...board.players.map(row));
     byId("empty").hidden = board.players.length > 0;
-    byId("you").textContent = youText(board.you);
+    byId("you").textContent = youText(board.you, board.ranking);
+    byId("ranking-rules").textContent = rulesText(board.ranking);
+    byId("provisional-note").textContent = provisionalNote(board.ranking);
   } catch (error) {
     showMessage(error.message);
   }

@@ -46,13 +46,14 @@ export function renderScore() {
   const { view } = game.msg;
   const [n0, n1] = names();
   const round = Math.min(view.round + 1, view.rounds);
+  const free = game.msg.status === "open" ? game.msg.players.indexOf(null) : -1;
+  const points = free < 0
+    ? t("Score: {name0} {p0} – {p1} {name1}", { name0: n0, p0: view.scores[0], p1: view.scores[1], name1: n1 })
+    : t("Score: {name} {p0} – {p1}, waiting for an opponent", { name: names()[1 - free], p0: view.scores[1 - free], p1: view.scores[free] });
   fill(byId("score"),
     el("span", { class: "variant", text: variantName(view.variant) }),
     el("span", { text: t("Round {round} of {rounds}", { round, rounds: view.rounds }) }),
-    el("span", {
-      class: "points",
-      text: t("Score: {name0} {p0} – {p1} {name1}", { name0: n0, p0: view.scores[0], p1: view.scores[1], name1: n1 }),
-    }));
+    el("span", { class: "points", text: points }));
 }
 
 function handCards(seat) {

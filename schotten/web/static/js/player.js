@@ -1,12 +1,14 @@
 // A player's profile (/player/{name}): their rating in each pool they played with a chart of its
-// history (an SVG drawn here), their counts of games, and their games being played (links to the
-// table) and finished (links to the replay). Tables only: the server sends no game's state.
+// history (an SVG drawn here) and how far it is from ranked (the server's count), their counts of
+// games, and their games being played (links to the table) and finished (links to the replay), each
+// naming its players (accounts linked to their profiles). Tables only: the server sends no game's state.
 
 import { getJSON, showMessage } from "./api.js";
 import { byId, el, fill, svg } from "./dom.js";
 import { initI18n, language, t, tn } from "./i18n.js";
-import { clockName, playerName, resultName, variantName } from "./labels.js";
-import { poolName, ratingText } from "./pools.js";
+import { clockName, resultName, variantName } from "./labels.js";
+import { playersLine, seatNames } from "./people.js";
+import { poolName, provisionalNote, ratingText } from "./pools.js";
 
 const name = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const START_RATING = 1500;
@@ -41,6 +43,16 @@ function chart(pool, history) {
   svg("polyline", { points, class: "line" }), ...dots);
 }
 
+/** How far a pool's rating is from the leaderboard, from the server's `games_to_ranked`. */
+function rankedText(rating) {
+  const left = rating.games_to_ranked;
+  if (!left) return "";
+  if (rating.provisional) {
+    return tn("Provisional: ranked after about {n} more rated game.", "Provisional: ranked after about {n} more rated games.", left);
+  }
+  return t("Not ranked: no rated game lately. One more puts it back on the leaderboard.");
+}
+
 function ratingBox(pool, rating) {
   const details = t("RD {rd} · {games} rated: {w} won, {l} lost, {d} drawn", {
     rd: rating.rd, games: rating.games, w: rating.wins, l: rating.losses, d: rating.draws,
@@ -50,19 +62,20 @@ function ratingBox(pool, rating) {
     el("p", { class: "rating" }, el("strong", { class: "value", text: ratingText(rating.rating, rating.provisional) }),
       rating.provisional ? el("span", { class: "muted", text: ` ${t("provisional")}` }) : null),
     el("p", { class: "muted details", text: details }),
+    rankedText(rating) ? el("p", { class: "ranked", text: rankedText(rating) }) : null,
     chart(pool, rating.history));
 }
 
 function describe(table) {
-  const players = table.players.map((p) => (p ? playerName(p) : t("(free seat)"))).join(" – ");
-  return [variantName(table.variant), clockName(table.clock), players].join(" · ");
+  return el("span", { class: "desc" }, `${variantName(table.variant)} · ${clockName(table.clock)} · `,
+    playersLine(table, seatNames(table)));
 }
 
 function gameRow(table) {
   const finished = table.status === "over";
   const href = `/${finished ? "replay" : "game"}/${encodeURIComponent(table.id)}`;
   return el("li", { class: "table-row", data: { table: table.id, status: table.status } },
-    el("span", { class: "desc", text: describe(table) }),
+    describe(table),
     finished ? el("span", { class: "muted ended", text: resultName(table) }) : null,
     el("a", { class: "btn small", text: finished ? t("Replay") : t("Watch"), attrs: { href } }));
 }
@@ -80,6 +93,7 @@ function show(profile) {
   const pools = Object.entries(profile.ratings);
   if (!pools.length) fill(byId("ratings"), el("p", { class: "muted", text: t("No rated game yet.") }));
   else fill(byId("ratings"), ...pools.map(([pool, rating]) => ratingBox(pool, rating)));
+  byId("ratings-note").textContent = provisionalNote(profile.ranking);
   fillGames("current-games", profile.current);
   fillGames("recent-games", profile.recent);
 }

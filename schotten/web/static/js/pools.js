@@ -19,3 +19,10 @@ export function poolName(pool) {
 export function ratingText(rating, provisional) {
   return provisional ? `${rating}?` : String(rating);
 }
+
+/** What "provisional" means, with the server's numbers (`ranking`: its RD threshold, a new player's games). */
+export function provisionalNote(ranking) {
+  return t("Provisional (a rating shown with ?): Glicko-2 is not yet sure of it, so each rated game moves it a lot, most of all the first ones. It stays provisional while its rating deviation (RD) is {rd} or more: about {n} rated games for a new player.", {
+    rd: ranking.provisional_rd, n: ranking.new_player_games,
+  });
+}
