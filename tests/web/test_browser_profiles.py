@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import Browser, LiveServer
-from helpers_ratings import add_game, finish, play_series, sign_up
+from helpers_ratings import SERIES_EVERY, add_game, finish, play_series, sign_up
 
 from schotten.web.core.vocab import Ending
 from schotten.web.players import ratings
@@ -44,9 +44,10 @@ def store(server: LiveServer) -> Iterator[Store]:
 def test_the_profile_shows_ratings_a_chart_counts_and_games(pages: Browser, server: LiveServer,
                                                             store: Store) -> None:
     ann, bob = sign_up(store, "Ann", "Bob")
-    now = datetime.now(UTC) - timedelta(hours=1)
+    now = datetime.now(UTC) - 3 * SERIES_EVERY
     play_series(store, ann, bob, 3, lose_every=3, at=now)
-    finish(store, add_game(store, [ann, bob], variant="tactics"), 0, Ending.RESIGNED, at=now)
+    finish(store, add_game(store, [ann, bob], variant="tactics"), 0, Ending.RESIGNED,
+           at=datetime.now(UTC) - timedelta(minutes=1))
     playing = add_game(store, [bob, ann], created=now)
     page = pages.page()
     page.goto(f"{server.url}/player/ann")

@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 import uvicorn
 from helpers_web import (
+    SEED,
     Duel,
     choose,
     create,
     join,
-    SEED,
     log_of,
     next_message,
     receive_error,

@@ -91,6 +91,9 @@ class GameRow(Base):
     min_rating: Mapped[int | None] = mapped_column(Integer)
     """An open challenge's rating range: who may take the free seat (None: no bound)."""
     max_rating: Mapped[int | None] = mapped_column(Integer)
+    unrated: Mapped[str | None] = mapped_column(String(16), index=True)
+    """Why a game created rated changed no rating when it ended (``players.rating_rules``; None: it
+    did, or it was not created rated)."""
 
 
 class LogRow(Base):

@@ -20,6 +20,8 @@ ACTION = "action"
 UNDO = "undo"
 END = "end"
 """The kind of the entry that ends a game off the board (its notation: an ``Ending``)."""
+UNDO_SEPARATOR = "; "
+"""Between the moves an ``undo`` entry's notation lists (the moves it took back)."""
 
 
 
@@ -57,6 +59,8 @@ class GameInfo:
     rated: bool = False
     rating_range: tuple[int | None, int | None] = (None, None)
     """An open challenge's bounds on the rating of who may take its free seat."""
+    unrated: str | None = None
+    """Why the game, created rated, changed no rating when it ended (``players.rating_rules``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,7 @@ def info_of(row: GameRow) -> GameInfo:
         accounts=[row.account0, row.account1],
         rated=bool(row.rated),
         rating_range=(row.min_rating, row.max_rating),
+        unrated=row.unrated,
     )
 
 
