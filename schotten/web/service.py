@@ -115,9 +115,9 @@ class GameService:
         return await self.authority.opening.join(game_id, nickname, account)
 
     async def rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str],
-                      offer: str | None = None) -> SeatGrant:
-        """Ask for a finished game's rematch, or accept its offer (``Rematcher.ask``)."""
-        return await self.rematches.ask(game_id, token, cookies, offer)
+                      offer: str | None = None, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
+        """Ask for a finished game's rematch from ``address``, or accept its offer (``Rematcher.ask``)."""
+        return await self.rematches.ask(game_id, token, cookies, offer, address)
 
     async def withdraw_rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str],
                                offer: str | None = None) -> ClosedOffer:
