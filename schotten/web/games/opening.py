@@ -19,7 +19,7 @@ from ..players import ratings
 from ..players.accounts import AccountRef, Accounts
 from ..players.people import pool_of
 from ..players.seats import grant, new_token, one_seat_taken, token_hash
-from ..storage.rows import GameInfo
+from ..storage.rows import GameInfo, unfinished
 from .context import Context
 from .live import LiveGame
 from .news import News
@@ -69,8 +69,13 @@ class Opening:
         beyond them), telling them which of its AI tables the database says are finished or closed (a
         game out of memory, or ended by another process, counts as it is stored)."""
         held = self.quotas.ai_tables_to_check(address)
-        going = await self.context.db(self.context.store.unfinished, held) if held else set()
+        going = await self.context.db(self._unfinished, held) if held else set()
         self.quotas.admit_table(address, game_id, ai, set(held) - going)
+
+    def _unfinished(self, ids: list[str]) -> set[str]:
+        """Those of ``ids`` open or being played (``rows.unfinished``; blocking: run it with ``db``)."""
+        with self.context.store.use() as session:
+            return unfinished(session, ids)
 
     def _new_table(self, request: CreateTable, seat: int, nickname: str,
                    account: AccountRef | None) -> tuple[GameInfo, str]:

@@ -61,7 +61,7 @@ def _unrated(session: Session, ids: list[str]) -> dict[str, str]:
     if not ids:
         return {}
     query = select(GameRow.id, GameRow.unrated).where(GameRow.id.in_(ids), GameRow.unrated.is_not(None))
-    return {game_id: reason for game_id, reason in session.execute(query)}
+    return {game_id: reason for game_id, reason in session.execute(query) if reason is not None}
 
 
 def _seats(info: GameInfo, names: dict[int, str],

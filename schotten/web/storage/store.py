@@ -175,16 +175,6 @@ class Store(Database):
         with self._use() as session:
             return list(session.scalars(query))
 
-    def unfinished(self, ids: list[str]) -> set[str]:
-        """Those of ``ids`` that are stored and neither finished nor closed (open or being played)."""
-        wanted = [i for i in ids if "\x00" not in i]
-        if not wanted:
-            return set()
-        query = select(GameRow.id).where(GameRow.id.in_(wanted),
-                                         GameRow.status.in_([Status.OPEN.value, Status.PLAYING.value]))
-        with self._use() as session:
-            return set(session.scalars(query))
-
     def take_seat(self, game_id: str, seat: int, nickname: str, token_hash: str,
                   clock: Clock | None = None, moved: datetime | None = None,
                   account: int | None = None) -> bool:
