@@ -130,3 +130,22 @@ def test_the_pages_fit_a_phone(pages: Browser, server: LiveServer, store: Store,
     page.wait_for_selector(".rating-pool, #you:not(:empty)")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 320, f"{path} is {width}px wide"
+
+
+def test_a_game_not_rated_says_why_on_the_profile_and_the_replay(pages: Browser, server: LiveServer,
+                                                               store: Store) -> None:
+    """A rated game Bob resigned after one decision each (issue 26): the profile's row and the replay's
+    last step say it was not rated and why, in the reader's language."""
+    ann, bob = sign_up(store, "Ann", "Bob")
+    game = add_game(store, [ann, bob], decided=1)
+    finish(store, game, 0, Ending.RESIGNED, at=datetime.now(UTC))
+    page = pages.page()
+    page.goto(f"{server.url}/player/Ann")
+    page.wait_for_selector("#recent-games .unrated")
+    assert page.inner_text("#recent-games .unrated") == "Not rated: a player made fewer than 3 decisions."
+    page = pages.page(locale="pt-BR")
+    page.goto(f"{server.url}/replay/{game}")
+    page.wait_for_selector("#step[data-index='0']")
+    assert "ranqueada" not in page.inner_text("#outcome")
+    page.click("#last")
+    assert page.inner_text("#outcome").endswith("Não ranqueada: um jogador tomou menos de 3 decisões.")
