@@ -19,7 +19,7 @@ from ..players import ratings
 from ..players.accounts import AccountRef, Accounts
 from ..players.people import pool_of
 from ..players.seats import grant, new_token, one_seat_taken, token_hash
-from ..storage.rows import GameInfo, unfinished
+from ..storage.rows import GameInfo, finished
 from .context import Context
 from .live import LiveGame
 from .news import News
@@ -67,15 +67,16 @@ class Opening:
     async def admit(self, address: str, game_id: str, ai: bool) -> None:
         """Count the new table ``game_id`` of ``address`` within its quotas (``Quotas.admit_table``; 429
         beyond them), telling them which of its AI tables the database says are finished or closed (a
-        game out of memory, or ended by another process, counts as it is stored)."""
+        game out of memory, or ended by another process, counts as it is stored; one still being
+        stored counts: a table never stored is forgotten by its own request)."""
         held = self.quotas.ai_tables_to_check(address)
-        going = await self.context.db(self._unfinished, held) if held else set()
-        self.quotas.admit_table(address, game_id, ai, set(held) - going)
+        done = await self.context.db(self._finished, held) if held else set()
+        self.quotas.admit_table(address, game_id, ai, done)
 
-    def _unfinished(self, ids: list[str]) -> set[str]:
-        """Those of ``ids`` open or being played (``rows.unfinished``; blocking: run it with ``db``)."""
+    def _finished(self, ids: list[str]) -> set[str]:
+        """Those of ``ids`` finished or closed (``rows.finished``; blocking: run it with ``db``)."""
         with self.context.store.use() as session:
-            return unfinished(session, ids)
+            return finished(session, ids)
 
     def _new_table(self, request: CreateTable, seat: int, nickname: str,
                    account: AccountRef | None) -> tuple[GameInfo, str]:

@@ -200,11 +200,11 @@ def entry_of(row: LogRow) -> Entry:
     return Entry(row.index, row.kind, row.notation, row.seat, utc(row.time), row.spent_ms)
 
 
-def unfinished(session: Session, ids: list[str]) -> set[str]:
-    """Those of ``ids`` that are stored and neither finished nor closed (open or being played)."""
+def finished(session: Session, ids: list[str]) -> set[str]:
+    """Those of ``ids`` stored as finished or closed (one not stored yet, or no longer, is not)."""
     wanted = [i for i in ids if "\x00" not in i]
     if not wanted:
         return set()
     query = select(GameRow.id).where(GameRow.id.in_(wanted),
-                                     GameRow.status.in_([Status.OPEN.value, Status.PLAYING.value]))
+                                     GameRow.status.in_([Status.OVER.value, Status.CLOSED.value]))
     return set(session.scalars(query))
