@@ -514,3 +514,26 @@ def test_ratings_need_a_result_and_version_2(v2: dict[str, Any]) -> None:
         load_record(old | {"version": 1, "ratings": CHANGES})
     with pytest.raises(RecordError, match=RATINGS):
         record_of(_play("base", 2), ratings=[CHANGES[0]])
+
+
+def test_an_unrated_word_round_trips(v2: dict[str, Any], resigned: GameState) -> None:
+    """A game played rated that changed no rating says why in a word (the server's, such as
+    ``few_decisions``); with no ``unrated`` the record says nothing of it."""
+    record = record_of(resigned, time_control=BLITZ, ending={"reason": "resigned", "seat": 1},
+                       unrated="few_decisions")
+    assert record["unrated"] == "few_decisions" and load_game(dumps(record)).unrated == "few_decisions"
+    assert load_game(dumps(v2)).unrated is None
+
+
+@pytest.mark.parametrize("value", [None, "", 3, "Few decisions", "x" * 33, ["few_decisions"]])
+def test_a_mistyped_unrated_word(v2: dict[str, Any], value: object) -> None:
+    with pytest.raises(RecordError, match=r"'unrated' must be a word of a-z and _ \(at most 32\)"):
+        load_record(json.dumps(v2 | {"unrated": value}))
+
+
+def test_a_game_that_changed_no_rating_has_no_ratings(v2: dict[str, Any]) -> None:
+    with pytest.raises(RecordError, match="a game that changed no rating has no 'ratings'"):
+        load_record(json.dumps(v2 | {"ratings": CHANGES, "unrated": "pair_limit"}))
+    old = {k: v for k, v in v2.items() if k not in ("time_control", "decision_ms", "ending")}
+    with pytest.raises(RecordError, match=r"a version 1 record has no 'unrated' field"):
+        load_record(old | {"version": 1, "unrated": "aborted"})

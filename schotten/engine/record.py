@@ -17,6 +17,7 @@ passes them in. See ``docs/notation.md``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,14 +62,17 @@ _OPTIONAL: dict[str, str] = {
     "decision_ms": "a list of milliseconds (or null) per action",
     "ending": "an object with the reason the game ended off the board and a seat",
     "ratings": "a list of two rating changes (or null) per seat",
+    "unrated": "why a game played rated changed no rating (a word)",
 }
-ADDED_IN_2 = ("time_control", "decision_ms", "ending", "ratings")
+ADDED_IN_2 = ("time_control", "decision_ms", "ending", "ratings", "unrated")
 """The optional fields a version 1 record may not have."""
 TimeControl = Mapping[str, int]
 """A time control as a record holds it: ``{"initial": s, "increment": s}`` or ``{"days": n}``."""
 RatingChange = Mapping[str, float]
 """What a rated game did to one seat's rating: ``{"before", "after", "rd_before", "rd_after"}``."""
 RATING_KEYS = ("before", "after", "rd_before", "rd_after")
+UNRATED_WORD = re.compile(r"[a-z_]{1,32}")
+"""Why a game played rated changed no rating, as a record says it (the server's words)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class RecordedGame:
     decision_ms: tuple[int | None, ...] | None
     ending: dict[str, Any] | None
     ratings: tuple[dict[str, float] | None, dict[str, float] | None] | None = None
+    unrated: str | None = None
 
 
 # ---------------------------------------------------------------------- writing
@@ -117,6 +122,7 @@ def record_of(
     decision_ms: Sequence[int | None] | None = None,
     ending: Mapping[str, Any] | None = None,
     ratings: Sequence[RatingChange | None] | None = None,
+    unrated: str | None = None,
 ) -> Record:
     """The record of the game that led to ``state`` (its settings, seed and history).
 
@@ -126,7 +132,8 @@ def record_of(
     the history took; ``ending`` is ``{"reason": r, "seat": s}`` for a game that
     ended off the board (r one of ``ENDINGS``; for a forfeit ending ``state`` was
     forfeited by that seat for that reason); ``ratings`` is, for a rated game, each seat's rating
-    change (``RATING_KEYS``) or None. Raises RecordError if a field is
+    change (``RATING_KEYS``) or None; ``unrated`` is why a game played rated changed no
+    rating (a word such as ``few_decisions``). Raises RecordError if a field is
     malformed or the history does not lead from the deal to ``state`` (a position
     set up with ``parse_position`` has no record).
     """
@@ -150,6 +157,8 @@ def record_of(
     record.update({key: _plain(value) for key, value in extras.items() if value is not None})
     if ratings is not None:
         record["ratings"] = [None if change is None else dict(change) for change in ratings]
+    if unrated is not None:
+        record["unrated"] = unrated
     _check_optional(record)
     _check_leads_to(record, state)
     return record
@@ -335,6 +344,8 @@ def _check_optional(record: Record) -> None:
         _check_ending(record["ending"], record)
     if "ratings" in record:
         _check_ratings(record["ratings"], record)
+    if "unrated" in record:
+        _check_unrated(record["unrated"], record)
 
 
 def _check_time_control(control: object) -> None:
@@ -390,6 +401,13 @@ def _check_ratings(ratings: object, record: Record) -> None:
         raise RecordError(f"'ratings' must be {shape}, not {quoted(ratings)}")
     if record["result"] is None:
         raise RecordError("a game with no result changed no rating: it has no 'ratings'")
+
+
+def _check_unrated(unrated: object, record: Record) -> None:
+    if not (isinstance(unrated, str) and UNRATED_WORD.fullmatch(unrated)):
+        raise RecordError(f"'unrated' must be a word of a-z and _ (at most 32), not {quoted(unrated)}")
+    if "ratings" in record:
+        raise RecordError("a game that changed no rating has no 'ratings'")
 
 
 def _is_rating(value: object) -> bool:
@@ -471,6 +489,7 @@ def load_game(record: str | Mapping[str, Any]) -> RecordedGame:
         decision_ms=None if spent is None else tuple(spent),
         ending=None if ending is None else dict(ending),
         ratings=None if changes is None else (changes[0], changes[1]),
+        unrated=checked.get("unrated"),
     )
 
 

@@ -115,9 +115,9 @@ class GameService:
         return await self.authority.opening.join(game_id, nickname, account)
 
     async def rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str],
-                      offer: str | None = None) -> SeatGrant:
-        """Ask for a finished game's rematch, or accept its offer (``Rematcher.ask``)."""
-        return await self.rematches.ask(game_id, token, cookies, offer)
+                      offer: str | None = None, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
+        """Ask for a finished game's rematch from ``address``, or accept its offer (``Rematcher.ask``)."""
+        return await self.rematches.ask(game_id, token, cookies, offer, address)
 
     async def withdraw_rematch(self, game_id: str, token: str | None, cookies: Mapping[str, str],
                                offer: str | None = None) -> ClosedOffer:
@@ -201,15 +201,16 @@ class GameService:
             loaded = await self.db(self.store.load, game_id)
             decision_ms = [e.spent_ms for e in standing(loaded[1])] if loaded is not None else None
         ending = {"reason": str(game.ending[0]), "seat": game.ending[1]} if game.ending else None
-        changes = await self.db(self._rating_changes, game_id) if game.info.rated else []
+        changes, unrated = await self.db(self._rating_changes, game_id) if game.info.rated else ([], None)
         return record_of(game.state, players=names, created=game.info.created.isoformat(),
                          time_control=clock.control.to_dict() if clock else None,
-                         decision_ms=decision_ms, ending=ending, ratings=changes or None)
+                         decision_ms=decision_ms, ending=ending, ratings=changes or None, unrated=unrated)
 
-    def _rating_changes(self, game_id: str) -> list[dict[str, float] | None]:
-        """What the game did to each seat's rating (``ratings.changes_of_game``; blocking)."""
+    def _rating_changes(self, game_id: str) -> tuple[list[dict[str, float] | None], str | None]:
+        """What the game did to each seat's rating (``ratings.changes_of_game``), and why it changed
+        none if it was not rated (``ratings.unrated_of``; blocking)."""
         with self.store.use() as session:
-            return ratings.changes_of_game(session, game_id)
+            return ratings.changes_of_game(session, game_id), ratings.unrated_of(session, game_id)
 
     async def replay(self, game_id: str) -> dict[str, Any]:
         """A finished game step by step, every card shown, and how it ended off the board if it did

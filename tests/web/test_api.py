@@ -25,7 +25,7 @@ from schotten.web.routes import i18n
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
               "rematch_of", "seat", "clock", "ended", "turn", "your_turn", "rated", "accounts", "ratings",
-              "provisional", "rating_range"}
+              "provisional", "rating_range", "unrated_reason"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 
@@ -57,7 +57,7 @@ def test_create_a_friend_table(client: TestClient) -> None:
         "players": [None, "Ann"], "status": "open", "created": tables[0]["created"], "winner": None,
         "rematch": None, "rematch_of": None, "clock": None, "ended": None, "turn": None, "seat": None,
         "your_turn": False, "rated": False, "accounts": [None, None], "ratings": [None, None],
-        "provisional": [False, False], "rating_range": [None, None],
+        "provisional": [False, False], "rating_range": [None, None], "unrated_reason": None,
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import Browser, LiveServer
-from helpers_ratings import add_game, finish, play_series, sign_up
+from helpers_ratings import SERIES_EVERY, add_game, finish, play_series, sign_up
 
 from schotten.web.core.vocab import Ending
 from schotten.web.players import ratings
@@ -44,9 +44,10 @@ def store(server: LiveServer) -> Iterator[Store]:
 def test_the_profile_shows_ratings_a_chart_counts_and_games(pages: Browser, server: LiveServer,
                                                             store: Store) -> None:
     ann, bob = sign_up(store, "Ann", "Bob")
-    now = datetime.now(UTC) - timedelta(hours=1)
+    now = datetime.now(UTC) - 3 * SERIES_EVERY
     play_series(store, ann, bob, 3, lose_every=3, at=now)
-    finish(store, add_game(store, [ann, bob], variant="tactics"), 0, Ending.RESIGNED, at=now)
+    finish(store, add_game(store, [ann, bob], variant="tactics"), 0, Ending.RESIGNED,
+           at=datetime.now(UTC) - timedelta(minutes=1))
     playing = add_game(store, [bob, ann], created=now)
     page = pages.page()
     page.goto(f"{server.url}/player/ann")
@@ -129,3 +130,22 @@ def test_the_pages_fit_a_phone(pages: Browser, server: LiveServer, store: Store,
     page.wait_for_selector(".rating-pool, #you:not(:empty)")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 320, f"{path} is {width}px wide"
+
+
+def test_a_game_not_rated_says_why_on_the_profile_and_the_replay(pages: Browser, server: LiveServer,
+                                                               store: Store) -> None:
+    """A rated game Bob resigned after one decision each (issue 26): the profile's row and the replay's
+    last step say it was not rated and why, in the reader's language."""
+    ann, bob = sign_up(store, "Ann", "Bob")
+    game = add_game(store, [ann, bob], decided=1)
+    finish(store, game, 0, Ending.RESIGNED, at=datetime.now(UTC))
+    page = pages.page()
+    page.goto(f"{server.url}/player/Ann")
+    page.wait_for_selector("#recent-games .unrated")
+    assert page.inner_text("#recent-games .unrated") == "Not rated: a player made fewer than 3 decisions."
+    page = pages.page(locale="pt-BR")
+    page.goto(f"{server.url}/replay/{game}")
+    page.wait_for_selector("#step[data-index='0']")
+    assert "ranqueada" not in page.inner_text("#outcome")
+    page.click("#last")
+    assert page.inner_text("#outcome").endswith("Não ranqueada: um jogador tomou menos de 3 decisões.")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_ratings import START, add_game, finish, play_series, sign_up
+from helpers_ratings import SERIES_EVERY, START, add_game, finish, play_series, sign_up
 from helpers_web import FakeClock, app_at, service_of, test_settings
 from sqlalchemy import update
 from starlette.testclient import TestClient
@@ -130,7 +130,7 @@ def test_a_rating_history_per_pool(client: TestClient) -> None:
     store = store_of(client)
     ann, bob = sign_up(store, "Ann", "Bob")
     play_series(store, ann, bob, 3)
-    finish(store, add_game(store, [ann, bob], variant="tactics"), 1)
+    finish(store, add_game(store, [ann, bob], variant="tactics"), 1, at=START + 3 * SERIES_EVERY)
     ratings = client.get("/api/players/Ann").json()["ratings"]
     assert list(ratings) == ["base.realtime", "tactics.realtime"]
     history = ratings["base.realtime"]["history"]
@@ -218,7 +218,7 @@ def test_rated_games_bring_a_player_onto_the_leaderboard(client: TestClient) -> 
     ann, bob = sign_up(store, "Ann", "Bob")
     play_series(store, ann, bob, 12, lose_every=3)
     assert board(client)["players"] == []
-    play_series(store, ann, bob, 12, lose_every=3, at=START + timedelta(hours=1))
+    play_series(store, ann, bob, 12, lose_every=3, at=START + 12 * SERIES_EVERY)
     players = board(client)["players"]
     assert [p["username"] for p in players] == ["Ann", "Bob"]
     assert players[0]["rating"] > 1500 > players[1]["rating"] and players[0]["games"] == 24

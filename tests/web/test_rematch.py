@@ -325,3 +325,42 @@ def test_a_database_from_before_rematches_gets_them(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:
         grant = granted(ask(client, duel.id, duel.tokens[0]), seat=0)
     restart_and_accept(settings, duel, grant["token"])
+
+
+# ---------------------------------------------------------------------- rematch tables count as tables
+
+
+def _friend_table(client: TestClient) -> Any:
+    body = {"variant": "base", "rounds": 1, "mode": "friend", "nickname": "Eve", "seat": 0}
+    answer = client.post("/api/tables", json=body)
+    client.cookies.clear()
+    return answer
+
+
+def test_a_rematch_table_counts_for_the_tables_rate(tmp_path: Path) -> None:
+    """The rematch table is a table opened by the address that asks (issue 26: they escaped the
+    limit): over ``tables_rate`` it is refused, and nothing is stored."""
+    with TestClient(create_app(test_settings(tmp_path, tables_rate="1/hour"))) as client:
+        duel = finished_game(client)
+        refused = ask(client, duel.id, duel.tokens[0])
+        assert refused.status_code == 429, refused.text
+        assert "too many tables opened from your address (at most 1 per 1 hour)" in refused.json()["error"]
+        assert client.get(f"/api/games/{duel.id}").json()["rematch"] is None and game_count(client) == 1
+
+
+def test_an_open_rematch_counts_as_an_open_table_until_it_is_taken_or_closed(tmp_path: Path) -> None:
+    """The offer waits for its second player as an open table does: it holds a place of
+    ``open_tables_per_address`` until the other player takes the seat, or it is withdrawn."""
+    with TestClient(create_app(test_settings(tmp_path, open_tables_per_address=1))) as client:
+        duel = finished_game(client)
+        offer = granted(ask(client, duel.id, duel.tokens[0]))
+        assert _friend_table(client).status_code == 429
+        withdrawn = client.post(f"/api/games/{duel.id}/rematch/withdraw", json={"token": duel.tokens[0]})
+        assert withdrawn.status_code == 200, withdrawn.text
+        first = _friend_table(client)
+        assert first.status_code == 200
+        join(client, first.json()["id"])
+        again = granted(ask(client, duel.id, duel.tokens[0]))
+        assert again["id"] != offer["id"] and _friend_table(client).status_code == 429
+        granted(ask(client, duel.id, duel.tokens[1]), again["id"])
+        assert _friend_table(client).status_code == 200

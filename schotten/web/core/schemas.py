@@ -236,6 +236,15 @@ class SeatGrant(BaseModel):
     invite: str | None
 
 
+class UnratedReason(BaseModel):
+    """Why a finished rated game changed no rating (``players.rating_rules``): its ``code``, an English
+    ``message`` and what the page ``say``s (``{"text", "params"}``, in its reader's language)."""
+
+    code: str
+    message: str
+    say: dict[str, Any]
+
+
 class Table(BaseModel):
     """A table as the lobby lists it (never the seed or a token).
 
@@ -274,6 +283,8 @@ class Table(BaseModel):
     """Whether each rating is provisional (RD of 110 or more): the page shows it with a "?"."""
     rating_range: list[int | None] = [None, None]
     """An open challenge's bounds on the joining player's rating."""
+    unrated_reason: UnratedReason | None = None
+    """Why this game, created rated, changed no rating when it ended (None: it did, or it is not over)."""
 
 
 class GameSummary(Table):

@@ -1,5 +1,5 @@
 """Per client address: one rate over all of its HTTP requests and socket messages together, the
-tables it opens (a rate, open tables at once, AI tables in play) and its sockets.
+tables it opens (a rate, open tables at once, AI tables not finished) and its sockets.
 
 The address is the ASGI scope's client host (``request.client.host``); behind a proxy, uvicorn's
 ``--proxy-headers --forwarded-allow-ips=<the proxy>`` decide it (docs/web/limits.md). Every rate
@@ -18,7 +18,7 @@ import re
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
@@ -49,7 +49,7 @@ AI_RETRY = 10
 """The Retry-After (seconds) of a table refused because of the AI tables in play."""
 SWEEP_EVERY = 60.0
 """How often (seconds, at most) the tables of every address are looked over, so an address that
-never comes back is forgotten once its tables are joined, expired or over."""
+never comes back is forgotten once its tables are joined, expired, finished or closed."""
 
 
 TOO_MANY = {what: saying(f"Too many {what} from your address: try again in {{wait}}.")
@@ -59,8 +59,8 @@ DROPPED = {what: saying(f"Too many messages from your address: {what} was droppe
            for what in ("this socket", "this message")}
 OPEN_TABLES = saying("Your address already has as many open tables waiting for a second player as it may "
                      "have ({limit}): wait until someone joins one, or until the oldest expires in {wait}.")
-AI_TABLES = saying("Your address already has as many games against the AI in play as it may have "
-                   "({limit}): finish one or close its page, then try again in {wait}.")
+AI_TABLES = saying("Your address already has as many unfinished games against the AI as it may have "
+                   "({limit}): finish or resign one of them (My games lists them), then open a new one.")
 
 
 class LimitError(ServiceError):
@@ -268,6 +268,7 @@ class Quotas:
         self._ai: dict[str, dict[str, float]] = {}
         self._owner: dict[str, str] = {}
         self._next_sweep = 0.0
+        self._next_ai_sweep = 0.0
 
     # ------------------------------------------------------------ the address rate
 
@@ -296,14 +297,15 @@ class Quotas:
 
     # ------------------------------------------------------------ tables
 
-    def admit_table(self, address: str, game_id: str, ai: bool,
-                    ai_in_play: Callable[[str], bool | None]) -> None:
+    def admit_table(self, address: str, game_id: str, ai: bool, finished: Iterable[str] = ()) -> None:
         """Count a new table of ``address`` (against the AI if ``ai``), or raise ``LimitError`` (nothing
-        counted) if it would break a limit. ``ai_in_play(id)`` says whether an AI table is in play
-        (True), idle (False) or over or gone (None: it is forgotten)."""
-        self._sweep(ai_in_play)
+        counted) if it would break a limit. ``finished``: tables of ``ai_tables_to_check`` that are
+        over or closed now, forgotten first; every other AI table counted stays counted."""
+        for done in finished:
+            self.forget(done)
+        self._sweep()
         if ai:
-            self._check_ai(address, ai_in_play)
+            self._check_ai(address)
         else:
             self._check_open(address)
         refused = self.table_rate.hit(address)
@@ -314,6 +316,14 @@ class Quotas:
                              f"{seconds(wait)}", wait, say(TOO_MANY["tables opened"], wait=seconds(wait)))
         (self._ai if ai else self._open).setdefault(address, {})[game_id] = self.clock()
         self._owner[game_id] = address
+
+    def ai_tables_to_check(self, address: str) -> list[str]:
+        """The AI tables counted for ``address`` (once a ``SWEEP_EVERY``, for every address: one that
+        never comes back is forgotten once its games end), whose state ``admit_table`` is told."""
+        if self.clock() >= self._next_ai_sweep:
+            self._next_ai_sweep = self.clock() + SWEEP_EVERY
+            return [game_id for tables in self._ai.values() for game_id in tables]
+        return list(self._ai.get(address, {}))
 
     def _check_open(self, address: str) -> None:
         tables = self._open_tables(address)
@@ -334,35 +344,26 @@ class Quotas:
             self.forget(game_id)
         return self._open.get(address, {})
 
-    def _ai_states(self, address: str, ai_in_play: Callable[[str], bool | None]) -> list[bool]:
-        """Whether each AI table of ``address`` not over is in play (those over are forgotten)."""
-        states = {game_id: ai_in_play(game_id) for game_id in self._ai.get(address, {})}
-        for game_id in [g for g, state in states.items() if state is None]:
-            self.forget(game_id)
-        return [state for state in states.values() if state is not None]
-
-    def _sweep(self, ai_in_play: Callable[[str], bool | None]) -> None:
-        """Forget the tables of every address that are joined, expired or over (once a ``SWEEP_EVERY``)."""
+    def _sweep(self) -> None:
+        """Forget the open tables of every address that expired (once a ``SWEEP_EVERY``)."""
         if self.clock() < self._next_sweep:
             return
         self._next_sweep = self.clock() + SWEEP_EVERY
         for address in list(self._open):
             self._open_tables(address)
-        for address in list(self._ai):
-            self._ai_states(address, ai_in_play)
 
-    def _check_ai(self, address: str, ai_in_play: Callable[[str], bool | None]) -> None:
-        busy = sum(self._ai_states(address, ai_in_play))
+    def _check_ai(self, address: str) -> None:
+        tables = self._ai.get(address, {})
         limit = self.settings.ai_tables_per_address
-        if busy >= limit:
+        if len(tables) >= limit:
             REFUSED.labels("ai_tables").inc()
             raise LimitError(
-                f"your address already has as many games against the AI in play as it may have ({limit}): "
-                f"finish one or close its page, then try again in {seconds(AI_RETRY)}", AI_RETRY,
-                say(AI_TABLES, limit=limit, wait=seconds(AI_RETRY)))
+                f"your address already has as many unfinished games against the AI as it may have ({limit}): "
+                "finish or resign one of them (My games lists them), then open a new one", AI_RETRY,
+                say(AI_TABLES, limit=limit))
 
     def counted(self) -> set[str]:
-        """The ids of the tables counted now (open ones and AI ones not known to be over)."""
+        """The ids of the tables counted now (open ones and AI ones not known to be finished)."""
         return set(self._owner)
 
     def joined(self, game_id: str) -> None:
@@ -372,7 +373,7 @@ class Quotas:
             self.forget(game_id)
 
     def forget(self, game_id: str) -> None:
-        """Stop counting the table ``game_id`` (joined, expired, over, or never stored)."""
+        """Stop counting the table ``game_id`` (joined, expired, finished, closed, or never stored)."""
         address = self._owner.pop(game_id, None)
         if address is None:
             return

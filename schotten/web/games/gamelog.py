@@ -24,9 +24,8 @@ from collections.abc import Iterable
 
 from ...engine import ACTIONS, GameState, Kind, SchottenError, Settings
 from ..core.vocab import Ending
-from ..storage.rows import ACTION, END, UNDO, Entry
+from ..storage.rows import ACTION, END, UNDO, UNDO_SEPARATOR, Entry
 
-UNDO_SEPARATOR = "; "
 _CARD_PLAYS = (Kind.PLAY, Kind.RUSE)
 
 

@@ -19,7 +19,7 @@ from ..players import ratings
 from ..players.accounts import AccountRef, Accounts
 from ..players.people import pool_of
 from ..players.seats import grant, new_token, one_seat_taken, token_hash
-from ..storage.rows import GameInfo
+from ..storage.rows import GameInfo, finished
 from .context import Context
 from .live import LiveGame
 from .news import News
@@ -53,7 +53,7 @@ class Opening:
         seat = request.seat if request.seat is not None else secrets.randbelow(2)
         info, token = self._new_table(request, seat, _player_name(request.nickname, account), account)
         ai = request.mode == Mode.AI
-        self.quotas.admit_table(address, info.id, ai, self._ai_in_play)
+        await self.admit(address, info.id, ai)
         try:
             await self.context.db(self.context.store.add_game, info)
         except BaseException:
@@ -63,6 +63,20 @@ class Opening:
         self.cluster.changed(game)
         self.news.kick_ai(game)
         return grant(info.id, seat, token, invite=not ai)
+
+    async def admit(self, address: str, game_id: str, ai: bool) -> None:
+        """Count the new table ``game_id`` of ``address`` within its quotas (``Quotas.admit_table``; 429
+        beyond them), telling them which of its AI tables the database says are finished or closed (a
+        game out of memory, or ended by another process, counts as it is stored; one still being
+        stored counts: a table never stored is forgotten by its own request)."""
+        held = self.quotas.ai_tables_to_check(address)
+        done = await self.context.db(self._finished, held) if held else set()
+        self.quotas.admit_table(address, game_id, ai, done)
+
+    def _finished(self, ids: list[str]) -> set[str]:
+        """Those of ``ids`` finished or closed (``rows.finished``; blocking: run it with ``db``)."""
+        with self.context.store.use() as session:
+            return finished(session, ids)
 
     def _new_table(self, request: CreateTable, seat: int, nickname: str,
                    account: AccountRef | None) -> tuple[GameInfo, str]:
@@ -160,14 +174,6 @@ class Opening:
         if account is None or account.id not in game.info.accounts:
             return None
         return game.info.accounts.index(account.id)
-
-    def _ai_in_play(self, game_id: str) -> bool | None:
-        """For the AI tables quota: True while the game ``game_id`` is played with a client connected or
-        its AI thinking, False while it waits for nobody, None once it is over or no longer served."""
-        game = self.tables.games.get(game_id)
-        if game is None or game.state.is_over or game.info.status != Status.PLAYING:
-            return None
-        return game.ai_busy or game.watched
 
 
 def _player_name(nickname: str | None, account: AccountRef | None) -> str:

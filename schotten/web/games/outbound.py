@@ -21,8 +21,9 @@ from ...engine import ACTIONS, GameState
 from ...engine.actions import action_parts
 from ...engine.explain import claim_proof, formations
 from ...engine.view import View, public_log, reveal, round_board, view, views
-from ..core.schemas import Table
+from ..core.schemas import Table, UnratedReason
 from ..core.vocab import Status
+from ..players import rating_rules
 from ..players.people import Seated
 from ..storage.rows import GameInfo
 from .gamelog import undo_span
@@ -172,7 +173,12 @@ def table_of(info: GameInfo, turn: int | None = None, seats: Seated | None = Non
         ratings=seats.ratings,
         provisional=seats.provisional,
         rating_range=list(info.rating_range),
+        unrated_reason=_unrated(seats.unrated or info.unrated),
     )
+
+
+def _unrated(reason: str | None) -> UnratedReason | None:
+    return UnratedReason.model_validate(rating_rules.explain(reason)) if reason is not None else None
 
 
 def replay_steps(state: GameState) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@
 | tries    | log-in tries: rates per address, per browser, per name       |
 | identity | who a request is (session cookie) and its seat cookies       |
 | ratings  | ratings per pool, rated at a game's end, their changes        |
+| rating_rules | which rated games change ratings, why the others do not   |
 | glicko2  | the Glicko-2 formulas (pure)                                  |
 | people   | names and ratings of the accounts at a table                 |
 | ranking  | how far a rating is from the leaderboard (games to ranked)    |

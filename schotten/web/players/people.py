@@ -1,5 +1,6 @@
 """Who sits at each table: the seats' usernames (for accounts) and their ratings in the table's pool,
-as the lobby, "My games" and a table's summary show them (read fresh: ratings change as games end).
+and why a finished rated game was not rated, as the lobby, "My games" and a table's summary show them
+(read fresh: ratings change as games end).
 A deleted account has no username here (its seats show the anonymous name the games hold)."""
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..core.vocab import pool_name
-from ..storage.db import AccountRow, RatingRow
+from ..core.vocab import Status, pool_name
+from ..storage.db import AccountRow, GameRow, RatingRow
 from ..storage.rows import GameInfo
 from .ratings import DEFAULT, Glicko, as_of
 
@@ -25,6 +26,8 @@ class Seated:
     usernames: list[str | None] = field(default_factory=lambda: [None, None])
     ratings: list[int | None] = field(default_factory=lambda: [None, None])
     provisional: list[bool] = field(default_factory=lambda: [False, False])
+    unrated: str | None = None
+    """Why the game, created rated, changed no rating when it ended (``rating_rules``), if it did not."""
 
 
 def pool_of(info: GameInfo) -> str | None:
@@ -44,11 +47,21 @@ def seated(session: Session, infos: Sequence[GameInfo], now: datetime) -> dict[s
     names: dict[int, str] = {row[0]: row[1] for row in session.execute(live)}
     rows = session.scalars(select(RatingRow).where(RatingRow.account_id.in_(ids)))
     ratings = {(row.account_id, row.pool): as_of(row, now) for row in rows}
+    unrated = _unrated(session, [info.id for info in infos if info.rated and info.status == Status.OVER])
     found: dict[str, Seated] = {}
     for info in infos:
         if any(owner is not None for owner in info.accounts):
             found[info.id] = _seats(info, names, ratings)
+            found[info.id].unrated = unrated.get(info.id)
     return found
+
+
+def _unrated(session: Session, ids: list[str]) -> dict[str, str]:
+    """Why each of these finished rated games changed no rating, for those that changed none."""
+    if not ids:
+        return {}
+    query = select(GameRow.id, GameRow.unrated).where(GameRow.id.in_(ids), GameRow.unrated.is_not(None))
+    return {game_id: reason for game_id, reason in session.execute(query) if reason is not None}
 
 
 def _seats(info: GameInfo, names: dict[int, str],

@@ -4,8 +4,9 @@
 |---------------|---------------------------------------------------------------------------------|
 | pools         | ``vocab.POOLS``: each variant, real-time and turn-based apart                  |
 | a new player  | ``DEFAULT``: 1500, RD 500, volatility 0.06; provisional while RD >= 110          |
-| rated game    | over, created rated, both seats accounts (two different ones), a clock, not     |
-|               | aborted or abandoned                                                            |
+| rated game    | over, created rated, both seats accounts (two different ones), a clock, and     |
+|               | none of ``rating_rules``'s reasons (aborted, abandoned, too few decisions, too  |
+|               | many rated games of the pair in a day), kept on the game's row if one holds     |
 | scores        | the match's winner 1, the loser 0 (a forfeit loses); a drawn match 0.5 each     |
 | one period    | each game is one rating period: both seats are rated against the other's rating |
 |               | before the game (as lichess rates game by game)                                 |
@@ -34,15 +35,16 @@ from sqlalchemy.orm import Session
 
 from ..core.vocab import Ending, Status, pool_name
 from ..storage.db import AccountRow, GameRow, RatingChangeRow, RatingRow, utc
+from . import rating_rules
 from .glicko2 import PROVISIONAL_RD, RATING_START, RD_START, VOLATILITY_START, Glicko, idle, rate
 
 __all__ = ["DEFAULT", "RATING_PERIOD", "Glicko", "as_of", "changes_of_game", "current", "leaderboard",
-           "pool_of", "profile", "rate_finished"]
+           "pool_of", "profile", "rate_finished", "unrated_of"]
 
 DEFAULT = Glicko(RATING_START, RD_START, VOLATILITY_START)
 """The rating of an account that has played no rated game in a pool."""
 UNRATED_ENDINGS = (str(Ending.ABORTED), str(Ending.ABANDONED))
-"""Games ended so are never rated."""
+"""Games ended so are never rated (nor counted as played in a profile)."""
 HISTORY_LIMIT = 500
 """The most rating changes a profile's history shows per pool (the latest)."""
 RATING_PERIOD = timedelta(days=1)
@@ -76,23 +78,29 @@ def current(session: Session, account_ids: Sequence[int], pool: str,
 
 
 def rate_finished(session: Session, game_ids: Sequence[str], now: datetime) -> None:
-    """Rate each of ``game_ids`` that is a rated game just ended (see the module's table) and has no
-    rating changes yet: both seats' changes are written and their ratings rows updated."""
+    """Rate each of ``game_ids`` that is a rated game just ended (see the module's table) and was not
+    rated nor found unratable yet: both seats' changes are written and their ratings rows updated;
+    one the rules do not rate (``rating_rules``) keeps why on its row."""
     ids = list(dict.fromkeys(game_ids))
     if not ids:
         return
     done = set(session.scalars(select(RatingChangeRow.game_id).where(RatingChangeRow.game_id.in_(ids))))
     query = select(GameRow).where(
         GameRow.id.in_(ids), GameRow.status == Status.OVER.value, GameRow.rated.is_(True),
-        GameRow.account0.is_not(None), GameRow.account1.is_not(None), GameRow.account0 != GameRow.account1,
+        GameRow.unrated.is_(None), GameRow.account0.is_not(None), GameRow.account1.is_not(None),
+        GameRow.account0 != GameRow.account1,
         or_(GameRow.clock_initial.is_not(None), GameRow.clock_days.is_not(None)),
-        or_(GameRow.ended.is_(None), GameRow.ended.not_in(UNRATED_ENDINGS)),
     )
     games = {row.id: row for row in session.scalars(query) if row.id not in done}
+    rating_rules.lock_accounts(session, list(games.values()))
+    made = rating_rules.decisions(session, list(games))
     for game_id in ids:
         if game_id in games:
-            _rate_game(session, games[game_id], now)
-    session.flush()
+            game = games[game_id]
+            game.unrated = rating_rules.reason(session, game, made[game_id], now)
+            if game.unrated is None:
+                _rate_game(session, game, now)
+            session.flush()
 
 
 def _scores(winner: int | None) -> tuple[float, float]:
@@ -143,6 +151,11 @@ def changes_of_game(session: Session, game_id: str) -> list[dict[str, float] | N
         seats[row.seat] = {"before": round(row.rating_before, 2), "after": round(row.rating_after, 2),
                            "rd_before": round(row.rd_before, 2), "rd_after": round(row.rd_after, 2)}
     return seats
+
+
+def unrated_of(session: Session, game_id: str) -> str | None:
+    """Why the game ``game_id``, created rated, changed no rating (``rating_rules.Unrated``), or None."""
+    return session.scalar(select(GameRow.unrated).where(GameRow.id == game_id))
 
 
 def _rating_json(row: RatingRow, history: list[dict[str, Any]], now: datetime) -> dict[str, Any]:

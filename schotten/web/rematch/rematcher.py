@@ -24,6 +24,7 @@ from ..core.errors import ServiceError, say, saying
 from ..core.offer import TOO_LATE, Offer, OfferState
 from ..core.schemas import ClosedOffer, SeatGrant
 from ..core.vocab import Mode, Status
+from ..edge.quotas import UNKNOWN_ADDRESS
 from ..games.authority import Authority
 from ..games.live import LiveGame
 from ..games.tables import check_has_game
@@ -65,12 +66,13 @@ class Rematcher:
         self.db = authority.context.db
 
     async def ask(self, game_id: str, token: str | None, cookies: Mapping[str, str],
-                  offer: str | None = None) -> SeatGrant:
+                  offer: str | None = None, address: str = UNKNOWN_ADDRESS) -> SeatGrant:
         """A player of a finished friend game asks for a rematch: open an offer, or accept the
         open one (see the module). Asking again never opens a second table: a seat already taken
         is given back only to the browser holding its cookie (in ``cookies``). ``offer`` names
         the rematch table a click answers (Accept the rematch): if that offer was closed
-        meanwhile, the request is refused (410) and changes nothing."""
+        meanwhile, the request is refused (410) and changes nothing. The table an offer opens is a
+        table ``address`` opened (429 beyond its quotas, as ``Opening.create``)."""
         game = await self.authority.tables.game(game_id)
         seat = _asking_seat(game, token)
         async with game.lock:
@@ -78,7 +80,7 @@ class Rematcher:
                 await self._check_current(game, offer)
             if game.info.rematch is None:
                 await self._check_offers_left(game)
-                opened = await self._open(game, seat)
+                opened = await self._open(game, seat, address)
                 if opened is not None:
                     return opened
             return await self._take_seat(game, seat, cookies)
@@ -97,8 +99,9 @@ class Rematcher:
 
     # ------------------------------------------------------------ open -> (new offer)
 
-    async def _open(self, game: LiveGame, seat: int) -> SeatGrant | None:
-        """Open the rematch table with ``seat`` taken; None if the database already holds a rematch."""
+    async def _open(self, game: LiveGame, seat: int, address: str) -> SeatGrant | None:
+        """Open the rematch table with ``seat`` taken, counted as a table ``address`` opened; None if the
+        database already holds a rematch."""
         old = game.info
         settings = Settings.of(old.variant, old.rounds)
         players, hashes, token = one_seat_taken(seat, old.players[seat])
@@ -120,7 +123,14 @@ class Rematcher:
             accounts=accounts,
             rated=old.rated,
         )
-        if not await self.db(self.store.add_rematch, old.id, seat, info):
+        await self.authority.opening.admit(address, info.id, ai=False)
+        stored = False
+        try:
+            stored = await self.db(self.store.add_rematch, old.id, seat, info)
+        finally:
+            if not stored:
+                self.authority.quotas.forget(info.id)
+        if not stored:
             old.rematch = await self.db(self.store.rematch_of, old.id)
             return None
         self.authority.tables.add(info)
@@ -157,6 +167,7 @@ class Rematcher:
                 if not token or table.seat_of(token) != seat:
                     raise ServiceError(409, "you already took your seat in the rematch: open it with "
                                        "the link you were given there, or from the browser you took it in")
+        self.authority.quotas.joined(offer.id)
         if seat != offer.by and offer.accept():
             self.authority.news.broadcast(game)
         return grant(offer.id, seat, token, invite=False)
@@ -197,6 +208,7 @@ class Rematcher:
             if done is None:
                 raise ServiceError(409, TOO_LATE)
             table.info.status, table.info.rematch_closed = Status.CLOSED, done
+            self.authority.quotas.forget(table.info.id)
             self.authority.news.broadcast(table)
         game.info.rematch, game.info.rematch_closed = None, done
         self.authority.news.broadcast(game)

@@ -90,10 +90,12 @@ def install(app: FastAPI, service: GameService) -> None:
         game_id: str, request: Request, response: Response, body: RematchRequest | None = None
     ) -> SeatGrant:
         """Ask for a finished friend game's rematch, or take your seat in it (your seat's token is
-        the credential: ``token`` in the body, else the cookie ``seat_{id}``)."""
+        the credential: ``token`` in the body, else the cookie ``seat_{id}``). The rematch table counts
+        as a table your address opened (429 beyond its quotas)."""
         token, offer = _answer(body)
         seats = cookies(request)
-        grant = await service.rematch(game_id, token or seats.get(seat_cookie(game_id)), seats, offer)
+        grant = await service.rematch(game_id, token or seats.get(seat_cookie(game_id)), seats, offer,
+                                      address_of(request.client))
         set_seat_cookie(response, grant.id, grant.token, https)
         return grant
 

@@ -93,6 +93,9 @@ class GameRow(Base):
     max_rating: Mapped[int | None] = mapped_column(Integer)
     seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
+    unrated: Mapped[str | None] = mapped_column(String(16), index=True)
+    """Why a game created rated changed no rating when it ended (``players.rating_rules``; None: it
+    did, or it was not created rated)."""
 
 
 class LogRow(Base):

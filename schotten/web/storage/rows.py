@@ -20,6 +20,8 @@ ACTION = "action"
 UNDO = "undo"
 END = "end"
 """The kind of the entry that ends a game off the board (its notation: an ``Ending``)."""
+UNDO_SEPARATOR = "; "
+"""Between the moves an ``undo`` entry's notation lists (the moves it took back)."""
 
 
 
@@ -57,6 +59,8 @@ class GameInfo:
     rated: bool = False
     rating_range: tuple[int | None, int | None] = (None, None)
     """An open challenge's bounds on the rating of who may take its free seat."""
+    unrated: str | None = None
+    """Why the game, created rated, changed no rating when it ended (``players.rating_rules``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,7 @@ def info_of(row: GameRow) -> GameInfo:
         accounts=[row.account0, row.account1],
         rated=bool(row.rated),
         rating_range=(row.min_rating, row.max_rating),
+        unrated=row.unrated,
     )
 
 
@@ -193,3 +198,13 @@ def _closed_links(session: Session, ids: list[str]) -> dict[str, Offer]:
 
 def entry_of(row: LogRow) -> Entry:
     return Entry(row.index, row.kind, row.notation, row.seat, utc(row.time), row.spent_ms)
+
+
+def finished(session: Session, ids: list[str]) -> set[str]:
+    """Those of ``ids`` stored as finished or closed (one not stored yet, or no longer, is not)."""
+    wanted = [i for i in ids if "\x00" not in i]
+    if not wanted:
+        return set()
+    query = select(GameRow.id).where(GameRow.id.in_(wanted),
+                                     GameRow.status.in_([Status.OVER.value, Status.CLOSED.value]))
+    return set(session.scalars(query))

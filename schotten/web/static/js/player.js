@@ -77,6 +77,7 @@ function gameRow(table) {
   return el("li", { class: "table-row", data: { table: table.id, status: table.status } },
     describe(table),
     finished ? el("span", { class: "muted ended", text: resultName(table) }) : null,
+    table.unrated_reason ? el("span", { class: "muted unrated", text: t(table.unrated_reason.say.text, table.unrated_reason.say.params) }) : null,
     el("a", { class: "btn small", text: finished ? t("Replay") : t("Watch"), attrs: { href } }));
 }
 
