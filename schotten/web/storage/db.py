@@ -91,11 +91,11 @@ class GameRow(Base):
     min_rating: Mapped[int | None] = mapped_column(Integer)
     """An open challenge's rating range: who may take the free seat (None: no bound)."""
     max_rating: Mapped[int | None] = mapped_column(Integer)
-    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
     unrated: Mapped[str | None] = mapped_column(String(16), index=True)
     """Why a game created rated changed no rating when it ended (``players.rating_rules``; None: it
     did, or it was not created rated)."""
+    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
 
 
 class LogRow(Base):
