@@ -27,10 +27,11 @@ POLL = 0.5
 
 @dataclass
 class Crowd:
-    """What a crowd's presses came to."""
+    """What a crowd's presses came to (its browsers are named ``{prefix}{number}``)."""
 
     browsers: int
     presses: int
+    prefix: str = "crowd"
     answers: Counter[str] = field(default_factory=Counter)
     """``"200 waiting"``, ``"200 paired"``, ``"500 text/plain"``...: every answer to a press."""
     games: int = 0
@@ -63,7 +64,7 @@ def _said(response: httpx.Response) -> str:
 async def _browser(number: int, urls: list[str], presses: int, rated: bool, account: bool,
                    deadline: float, crowd: Crowd) -> bool:
     """One browser's whole visit: whether it ended paired."""
-    name = f"crowd{number}"
+    name = f"{crowd.prefix}{number}"
     body: dict[str, Any] = {"variant": "base", "preset": "5+5", "rated": rated}
     if not account:
         body["nickname"] = name
@@ -99,6 +100,7 @@ def _count_games(database_url: str, crowd: Crowd) -> None:
                                            .where(GameRow.mode == "friend")))
     finally:
         engine.dispose()
+    rows = [(first, second) for first, second in rows if f"{first}{second}".startswith(crowd.prefix)]
     seats: Counter[str] = Counter()
     for first, second in rows:
         crowd.self_paired += first == second
@@ -108,10 +110,12 @@ def _count_games(database_url: str, crowd: Crowd) -> None:
 
 
 def press_at_once(urls: list[str], database_url: str, browsers: int, presses: int = 2, *,
-                  rated: bool = False, account: bool = False, deadline: float = 120.0) -> Crowd:
+                  rated: bool = False, account: bool = False, deadline: float = 120.0,
+                  prefix: str = "crowd") -> Crowd:
     """``browsers`` browsers (accounts if ``account``) each sending ``presses`` entries into 5+5 at once
-    through ``urls``; the games counted in ``database_url``. ``deadline``: seconds at most."""
-    crowd = Crowd(browsers, presses)
+    through ``urls``; the games of its browsers (named ``{prefix}{number}``) counted in ``database_url``.
+    ``deadline``: seconds at most."""
+    crowd = Crowd(browsers, presses, prefix)
     started = time.monotonic()
     crowd.unpaired = asyncio.run(_press(urls, crowd, rated, account, started + deadline))
     crowd.seconds = time.monotonic() - started

@@ -37,8 +37,8 @@ FIVE = {"initial": 300, "increment": 5}
 THREE = {"initial": 180, "increment": 2}
 TICKET = "pool_ticket"
 BROWSER = "pool_browser"
-EMPTY = dict.fromkeys(("game", "seat", "url", "variant", "preset", "clock", "rated", "since", "waited", "range",
-                       "ai_offer_after", "offer"))
+EMPTY = dict.fromkeys(("game", "seat", "url", "variant", "preset", "clock", "rated", "since", "waited",
+                       "range", "ai_offer_after", "offer"))
 
 
 @pytest.fixture
@@ -416,6 +416,30 @@ def test_the_pools_and_the_players_online(app: TestClient) -> None:
                                  "waiting": 1}], "waiting": 1, "online": 2}
 
 
+def test_a_player_alone_is_offered_the_pool_where_someone_waits(app: TestClient) -> None:
+    """Ann waits in 3+2, Bob in 5+5: each is offered the other's pool, as a count only; other variants
+    and turn-based pools are not offered to a real-time wait. Taking the offer pairs them."""
+    ann, bob = browser(app), browser(app)
+    assert enter(ann, THREE)["offer"] is None
+    enter(browser(app), variant="tactics")
+    enter(browser(app), {"days": 1})
+    offered = enter(bob)["offer"]
+    assert offered == {"variant": "base", "preset": "3+2", "clock": THREE, "rated": False, "waiting": 1}
+    assert poll(ann)["offer"] == offered | {"preset": "5+5", "clock": FIVE}
+    assert enter(ann, FIVE)["game"] == poll(bob)["game"]
+
+
+def test_no_pool_is_offered_to_a_player_who_is_not_alone(app: TestClient, fake: FakeClock) -> None:
+    """Two rated players too far apart to meet wait in 5+5: they are not alone, nothing is offered,
+    though someone waits in 3+2."""
+    ann, bob, cy = browser(app, "ann"), browser(app, "bob"), browser(app, "cyd")
+    set_rating(app, "bob", 2500.0)
+    enter(cy, THREE, rated=True)
+    assert enter(ann, rated=True)["offer"]["preset"] == "3+2"
+    assert enter(bob, rated=True)["offer"] is None
+    assert poll(ann)["offer"] is None
+
+
 # ---------------------------------------------------------------------- exactly once, under threads
 
 
@@ -428,6 +452,39 @@ def _pairing(url: str) -> tuple[Pairing, Store]:
     return Pairing(host), store  # type: ignore[arg-type]
 
 
+def _entry(browser: str, nickname: str, ticket_hash: str | None = None) -> Entry:
+    """A casual 5+5 entry of ``browser`` with the ticket hash given, or a new one."""
+    ticket = ticket_hash or token_hash(secrets.token_urlsafe(24))
+    return Entry(ticket, "salt", browser, "base", PRESETS["5+5"], False, None, nickname)
+
+
+def _check_one_entry_per_browser(url: str, browsers: int = 10, presses: int = 4) -> None:
+    """Each of ``browsers`` entering ``presses`` times at once on 8 threads: one row per browser, and
+    every press of a browser is answered with that row."""
+    pairing, store = _pairing(url)
+    try:
+        names = [token_hash(f"browser {number}") for number in range(browsers)]
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda name: Entries(pairing).enter(_entry(name, name[:8])),
+                                    [name for name in names for _ in range(presses)]))
+        with store.use() as session:
+            rows = {row.browser_hash: row.ticket_hash for row in session.scalars(select(PoolEntryRow))}
+        assert sorted(rows) == sorted(names)
+        assert all(answer.ticket_hash == rows[answer.browser or ""] for answer in answers)
+    finally:
+        store.close()
+
+
+def test_presses_at_once_make_one_row_per_browser_on_sqlite(tmp_path: Path) -> None:
+    """Threads entering for the same browsers at once on a SQLite file: the unique key holds."""
+    _check_one_entry_per_browser(f"sqlite:///{tmp_path / 'pool.db'}")
+
+
+def test_presses_at_once_make_one_row_per_browser_on_postgres(database_url: str) -> None:  # noqa: F811
+    """The same on PostgreSQL: a second insert waits for the first, breaks the key, finds its row."""
+    _check_one_entry_per_browser(database_url)
+
+
 def _check_paired_once(url: str, count: int = 40) -> None:
     """``count`` entries of one pool, each paired from its own call on 8 threads at once: every entry is
     in one game at most, every game holds two distinct entries marked with it, at most one is left."""
@@ -435,7 +492,7 @@ def _check_paired_once(url: str, count: int = 40) -> None:
     try:
         hashes = [token_hash(secrets.token_urlsafe(24)) for _ in range(count)]
         for number, hashed in enumerate(hashes):
-            Entries(pairing).enter(Entry(hashed, "salt", hashed, "base", PRESETS["5+5"], False, None, f"p{number}"))
+            Entries(pairing).enter(_entry(hashed, f"p{number}", hashed))
         order = random.Random(15).sample(hashes, len(hashes))
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(pairing.pair, order))
