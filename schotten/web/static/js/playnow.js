@@ -196,7 +196,11 @@ async function enter(body) {
   const button = byId("pn-play");
   button.disabled = true;
   try {
-    follow(await postJSON("/api/play-now", body));
+    // A 409 says this browser had no pool_browser cookie (cleared meanwhile): the answer set it.
+    follow(await postJSON("/api/play-now", body).catch((error) => {
+      if (error.status === 409) return postJSON("/api/play-now", body);
+      throw error;
+    }));
   } catch (error) {
     showMessage(error.message);
   } finally {
