@@ -80,3 +80,28 @@ def test_the_ai_is_offered_meanwhile_and_the_lobby_still_finds_an_opponent(pages
     press_play_now(bob, server.url, "Bob", "3+2")
     game = seated(bob)
     assert seated(ann) == game
+
+
+def test_pool_buttons_count_who_waits_and_a_lone_waiter_is_offered_another_pool(pages: Browser,
+                                                                               server: LiveServer) -> None:
+    """Bob waits in 5+5: an open lobby comes to show "1 waiting" on the 5+5 button, nothing on 3+2. Ann
+    then waits alone in 3+2: her page offers 5+5 (a count, never who); she takes it and both land on
+    one game."""
+    visitor = pages.page()
+    visitor.goto(f"{server.url}/")
+    visitor.wait_for_selector("#play-now[data-ready]")
+    bob = pages.page()
+    press_play_now(bob, server.url, "Bob", "5+5")
+    bob.wait_for_selector("#pn-waiting:not([hidden])")
+    badge = 'input[name="pn-clock"][value="{}"] ~ .pn-count'
+    visitor.wait_for_function("(selector) => document.querySelector(selector).textContent === '1 waiting'",
+                              arg=badge.format("5+5"))
+    assert visitor.inner_text(badge.format("3+2")) == ""
+    ann = pages.page()
+    press_play_now(ann, server.url, "Ann", "3+2")
+    ann.wait_for_selector("#pn-offer:not([hidden])")
+    assert ann.inner_text("#pn-offer-text") == "1 player waits in 5+5 — play that instead?"
+    assert "Bob" not in ann.inner_text("#pn-waiting")
+    ann.click("#pn-switch")
+    game = seated(ann)
+    assert seated(bob) == game

@@ -18,7 +18,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from cluster import Cluster
 from helpers_web import FakeClock, app_at, receive_state, service_of, socket_path, test_settings
+from playnow_crowd import press_at_once
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
@@ -26,6 +28,7 @@ from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 from schotten.web.core.settings import WebSettings
 from schotten.web.players.identity import SESSION_COOKIE
 from schotten.web.players.seats import token_hash
+from schotten.web.playnow.entries import Entries, Entry
 from schotten.web.playnow.pairing import PRESETS, Pairing
 from schotten.web.storage.db import GameRow, PoolEntryRow, RatingRow
 from schotten.web.storage.store import Store
@@ -33,6 +36,9 @@ from schotten.web.storage.store import Store
 FIVE = {"initial": 300, "increment": 5}
 THREE = {"initial": 180, "increment": 2}
 TICKET = "pool_ticket"
+BROWSER = "pool_browser"
+EMPTY = dict.fromkeys(("game", "seat", "url", "variant", "preset", "clock", "rated", "since", "waited",
+                       "range", "ai_offer_after", "offer"))
 
 
 @pytest.fixture
@@ -49,14 +55,16 @@ def app(settings: WebSettings, fake: FakeClock) -> Iterator[TestClient]:
 
 
 def browser(app: TestClient, account: str | None = None) -> TestClient:
-    """Another browser (its own cookies) on the same app and event loop; logged in as a new account
-    named ``account`` if given."""
+    """Another browser (its own cookies) on the same app and event loop, which opened the lobby (its
+    ``pool_browser`` cookie set); logged in as a new account named ``account`` if given."""
     other = TestClient(app.app, base_url=str(app.base_url))
     other.portal = app.portal
     if account is not None:
         accounts = service_of(app).accounts
         ref = accounts.sign_up(account, "a long password")
         other.cookies.set(SESSION_COOKIE, accounts.new_session(ref.id))
+    assert other.get("/api/play-now").json() == {**EMPTY, "status": "none"}
+    assert other.cookies.get(BROWSER)
     return other
 
 
@@ -119,7 +127,7 @@ def test_two_compatible_strangers_get_one_game_each_with_their_own_seat(app: Tes
     assert {found["seat"], paired["seat"]} == {0, 1}
     assert ann.cookies.get(f"seat_{found['game']}") == ticket and ann.cookies.get(TICKET) is None
     assert poll(ann)["status"] == poll(bob)["status"] == "none"
-    assert entries(app) == []
+    assert {row.game_id for row in entries(app)} == {found["game"]}
     row = game_row(app, found["game"])
     assert (row.mode, row.status, row.rated, row.rounds) == ("friend", "playing", False, 1)
     players = [row.player0, row.player1]
@@ -154,7 +162,7 @@ def test_a_lost_paired_answer_is_given_again_to_the_ticket_s_holder(app: TestCli
     stranger = browser(app)
     stranger.cookies.set(TICKET, "not a ticket anyone was given")
     assert poll(stranger)["status"] == "none"
-    assert entries(app) == [] and poll(bob)["status"] == "none"
+    assert {row.game_id for row in entries(app)} == {paired["game"]} and poll(bob)["status"] == "none"
 
 
 @pytest.mark.parametrize(("first", "second"), [
@@ -258,11 +266,15 @@ def test_polling_keeps_an_entry_alive(app: TestClient, fake: FakeClock) -> None:
 
 
 def test_an_account_waits_once_and_is_never_in_two_pairings(app: TestClient) -> None:
-    """An account entering from a second browser replaces its first entry; it cannot meet itself."""
+    """An account entering from a second browser (another session) replaces its first entry; it cannot
+    meet itself."""
     laptop = browser(app, "ann")
     phone = TestClient(app.app, base_url=str(app.base_url))
     phone.portal = app.portal
-    phone.cookies.set(SESSION_COOKIE, laptop.cookies[SESSION_COOKIE])
+    accounts = service_of(app).accounts
+    ann = accounts.by_name("ann")
+    assert ann is not None
+    phone.cookies.set(SESSION_COOKIE, accounts.new_session(ann.id))
     enter(laptop)
     assert enter(phone)["status"] == "waiting"
     assert len(entries(app)) == 1 and poll(laptop)["status"] == "none"
@@ -280,6 +292,56 @@ def test_a_guest_entering_again_replaces_its_entry(app: TestClient) -> None:
     enter(ann, clock=THREE)
     assert ann.cookies[TICKET] != old and len(entries(app)) == 1
     assert entries(app)[0].clock_initial == 180
+
+
+def test_a_press_while_paired_answers_the_game_until_it_is_over(app: TestClient, fake: FakeClock) -> None:
+    """Pressed again once paired (a second tab, a twin request late), Play now answers the same game and
+    seat, never a second entry; once that game is over, or the entry stale, it enters anew."""
+    ann, bob = browser(app), browser(app)
+    enter(ann)
+    game = enter(bob)["game"]
+    first = poll(ann)
+    again = enter(ann, nickname="Ann")
+    assert (again["status"], again["game"], again["seat"]) == ("paired", game, first["seat"])
+    assert ann.cookies.get(f"seat_{game}") and ann.cookies.get(TICKET) is None
+    assert enter(bob, clock=THREE)["game"] == game and len(entries(app)) == 2
+    with service_of(app).store.use() as session, session.begin():
+        session.get(GameRow, game).status = "over"  # type: ignore[union-attr]
+    assert enter(ann)["status"] == "waiting"
+    fake.advance(service_of(app).settings.pool_entry_ttl + 1)
+    assert enter(bob)["status"] == "waiting" and len(entries(app)) == 1
+
+
+def test_two_tabs_of_one_browser_share_one_entry(app: TestClient) -> None:
+    """A second press into the same pool from the same browser (its ticket cookie gone, as in a second
+    tab that pressed at once) is the same entry and ticket: both tabs learn the one game."""
+    ann = browser(app)
+    enter(ann)
+    ticket = ann.cookies[TICKET]
+    ann.cookies.delete(TICKET)
+    assert enter(ann)["status"] == "waiting" and ann.cookies[TICKET] == ticket
+    assert len(entries(app)) == 1
+    account = browser(app, "cyd")
+    enter(account, clock=THREE)
+    ticket = account.cookies[TICKET]
+    tab = TestClient(app.app, base_url=str(app.base_url))
+    tab.portal = app.portal
+    tab.cookies.set(SESSION_COOKIE, account.cookies[SESSION_COOKIE])
+    assert enter(tab, clock=THREE)["status"] == "waiting" and tab.cookies[TICKET] == ticket
+    assert len(entries(app)) == 2
+    game = enter(browser(app), clock=THREE)["game"]
+    assert poll(account)["game"] == poll(tab)["game"] == game
+
+
+def test_a_guest_without_its_browser_cookie_is_told_so(app: TestClient) -> None:
+    """A guest's entry without the pool_browser cookie: 409 with a sentence, the cookie given, nothing
+    stored; sent again, it waits. Two such presses at once can then never be two entries."""
+    ann = TestClient(app.app, base_url=str(app.base_url))
+    ann.portal = app.portal
+    refused = ann.post("/api/play-now", json={"clock": FIVE, "nickname": "Ann"})
+    assert refused.status_code == 409 and "pool_browser cookie" in refused.json()["error"]
+    assert ann.cookies.get(BROWSER) and entries(app) == []
+    assert enter(ann)["status"] == "waiting"
 
 
 def test_guests_are_refused_rated_games(app: TestClient) -> None:
@@ -354,6 +416,30 @@ def test_the_pools_and_the_players_online(app: TestClient) -> None:
                                  "waiting": 1}], "waiting": 1, "online": 2}
 
 
+def test_a_player_alone_is_offered_the_pool_where_someone_waits(app: TestClient) -> None:
+    """Ann waits in 3+2, Bob in 5+5: each is offered the other's pool, as a count only; other variants
+    and turn-based pools are not offered to a real-time wait. Taking the offer pairs them."""
+    ann, bob = browser(app), browser(app)
+    assert enter(ann, THREE)["offer"] is None
+    enter(browser(app), variant="tactics")
+    enter(browser(app), {"days": 1})
+    offered = enter(bob)["offer"]
+    assert offered == {"variant": "base", "preset": "3+2", "clock": THREE, "rated": False, "waiting": 1}
+    assert poll(ann)["offer"] == offered | {"preset": "5+5", "clock": FIVE}
+    assert enter(ann, FIVE)["game"] == poll(bob)["game"]
+
+
+def test_no_pool_is_offered_to_a_player_who_is_not_alone(app: TestClient, fake: FakeClock) -> None:
+    """Two rated players too far apart to meet wait in 5+5: they are not alone, nothing is offered,
+    though someone waits in 3+2."""
+    ann, bob, cy = browser(app, "ann"), browser(app, "bob"), browser(app, "cyd")
+    set_rating(app, "bob", 2500.0)
+    enter(cy, THREE, rated=True)
+    assert enter(ann, rated=True)["offer"]["preset"] == "3+2"
+    assert enter(bob, rated=True)["offer"] is None
+    assert poll(ann)["offer"] is None
+
+
 # ---------------------------------------------------------------------- exactly once, under threads
 
 
@@ -366,6 +452,39 @@ def _pairing(url: str) -> tuple[Pairing, Store]:
     return Pairing(host), store  # type: ignore[arg-type]
 
 
+def _entry(browser: str, nickname: str, ticket_hash: str | None = None) -> Entry:
+    """A casual 5+5 entry of ``browser`` with the ticket hash given, or a new one."""
+    ticket = ticket_hash or token_hash(secrets.token_urlsafe(24))
+    return Entry(ticket, "salt", browser, "base", PRESETS["5+5"], False, None, nickname)
+
+
+def _check_one_entry_per_browser(url: str, browsers: int = 10, presses: int = 4) -> None:
+    """Each of ``browsers`` entering ``presses`` times at once on 8 threads: one row per browser, and
+    every press of a browser is answered with that row."""
+    pairing, store = _pairing(url)
+    try:
+        names = [token_hash(f"browser {number}") for number in range(browsers)]
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda name: Entries(pairing).enter(_entry(name, name[:8])),
+                                    [name for name in names for _ in range(presses)]))
+        with store.use() as session:
+            rows = {row.browser_hash: row.ticket_hash for row in session.scalars(select(PoolEntryRow))}
+        assert sorted(rows) == sorted(names)
+        assert all(answer.ticket_hash == rows[answer.browser or ""] for answer in answers)
+    finally:
+        store.close()
+
+
+def test_presses_at_once_make_one_row_per_browser_on_sqlite(tmp_path: Path) -> None:
+    """Threads entering for the same browsers at once on a SQLite file: the unique key holds."""
+    _check_one_entry_per_browser(f"sqlite:///{tmp_path / 'pool.db'}")
+
+
+def test_presses_at_once_make_one_row_per_browser_on_postgres(database_url: str) -> None:  # noqa: F811
+    """The same on PostgreSQL: a second insert waits for the first, breaks the key, finds its row."""
+    _check_one_entry_per_browser(database_url)
+
+
 def _check_paired_once(url: str, count: int = 40) -> None:
     """``count`` entries of one pool, each paired from its own call on 8 threads at once: every entry is
     in one game at most, every game holds two distinct entries marked with it, at most one is left."""
@@ -373,7 +492,7 @@ def _check_paired_once(url: str, count: int = 40) -> None:
     try:
         hashes = [token_hash(secrets.token_urlsafe(24)) for _ in range(count)]
         for number, hashed in enumerate(hashes):
-            pairing.enter(hashed, "base", PRESETS["5+5"], False, None, f"p{number}")
+            Entries(pairing).enter(_entry(hashed, f"p{number}", hashed))
         order = random.Random(15).sample(hashes, len(hashes))
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(pairing.pair, order))
@@ -399,3 +518,36 @@ def test_concurrent_entries_are_paired_exactly_once_on_sqlite(tmp_path: Path) ->
 def test_concurrent_entries_are_paired_exactly_once_on_postgres(database_url: str) -> None:  # noqa: F811
     """The same on PostgreSQL: the conditional update re-checks rows another pairing locked."""
     _check_paired_once(database_url)
+
+
+# ---------------------------------------------------------------------- one browser, one entry
+
+
+@pytest.fixture(params=[("sqlite", 1), ("postgres", 1), ("postgres", 2)],
+                ids=["sqlite", "postgres", "two-processes"])
+def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[list[str], str]]:
+    """Real servers on one database (SQLite: one process; PostgreSQL: one, or two with Redis):
+    their addresses and the database's URL."""
+    kind, processes = request.param
+    url = (f"sqlite:///{tmp_path / 'crowd.db'}" if kind == "sqlite"
+           else request.getfixturevalue("database_url"))
+    with Cluster(tmp_path / "cluster", redis=processes > 1, database_url=url) as cluster:
+        cluster.start(processes)
+        yield cluster.server_urls, url
+
+
+def test_presses_at_once_from_one_browser_are_one_entry(servers: tuple[list[str], str]) -> None:
+    """20 guests, each sending two entries at the same moment (to two processes when there are two):
+    every browser sits in one game, never facing itself; every answer is JSON, none a 500."""
+    urls, url = servers
+    crowd = press_at_once(urls, url, browsers=20)
+    seated = (crowd.games, crowd.self_paired, crowd.double_seated, crowd.unpaired, crowd.failures)
+    assert seated == (10, 0, 0, 0, 0), crowd.figures()
+
+
+def test_presses_at_once_from_one_account_are_one_entry(servers: tuple[list[str], str]) -> None:
+    """Accounts sending three rated entries at once: each account in one rated game."""
+    urls, url = servers
+    crowd = press_at_once(urls, url, browsers=8, presses=3, rated=True, account=True)
+    seated = (crowd.games, crowd.self_paired, crowd.double_seated, crowd.unpaired, crowd.failures)
+    assert seated == (4, 0, 0, 0, 0), crowd.figures()

@@ -3,12 +3,12 @@
 | what       | rule                                                                                     |
 |------------|------------------------------------------------------------------------------------------|
 | pool       | a variant, a preset time control (``PRESETS``), rated or casual                          |
-| compatible | the same pool, not the same account; rated: ``|r1 - r2| <= min(reach(e1), reach(e2))``  |
+| compatible | the same pool, another account and browser; rated: ``|r1 - r2| <= min(reach(e1), reach(e2))`` |
 | reach      | ``pair_range + pair_widen * seconds waited`` (casual pools ignore ratings)               |
 | who        | the longest-waiting compatible entry (then by ticket hash)                               |
 | once       | one transaction: the game row inserted, then ``UPDATE pool_entries ... WHERE ticket_hash |
 |            | IN (a, b) AND game_id IS NULL AND seen >= cutoff``: two rows, or it is rolled back       |
-| stale      | an entry not seen for ``pool_entry_ttl`` is never paired, and dropped                   |
+| stale      | an entry not seen for ``pool_entry_ttl`` is never paired, and dropped (a paired one too) |
 
 The update re-checks both rows: on SQLite one writer at a time, on PostgreSQL a row lock (READ
 COMMITTED re-reads a row locked by another pairing once it commits), so an entry is in one game at
@@ -19,17 +19,15 @@ most. A waiting ticket becomes its seat's token: the game's token hash of that s
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import case, delete, or_, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import DBAPIError
 
 from ...engine import GameState, Settings
 from ..core.clock import Clock, TimeControl
-from ..core.errors import ServiceError
 from ..core.vocab import Mode, Status, pool_name
 from ..players import ratings
 from ..storage.db import GameRow, PoolEntryRow, utc
@@ -37,7 +35,6 @@ from ..storage.rows import GameInfo, row_of
 
 if TYPE_CHECKING:
     from ..games.authority import Authority
-    from ..players.accounts import AccountRef
 
 PRESETS: dict[str, TimeControl] = {
     "3+2": TimeControl(180, 2),
@@ -49,7 +46,7 @@ PRESETS: dict[str, TimeControl] = {
 """The time controls one may wait with (real-time minutes+seconds, turn-based days per move)."""
 HAND_OVER_KEPT = 600.0
 """Seconds after its pairing in which a ticket with no entry is still answered with its seat (``handed``)."""
-_RETRY_CODES = frozenset({"40P01", "40001"})
+RETRY_CODES = frozenset({"40P01", "40001"})
 """PostgreSQL's deadlock and serialization failures: a pairing that meets one is simply not made."""
 
 
@@ -73,6 +70,8 @@ class Waiter:
     seen: datetime
     game: str | None = None
     seat: int | None = None
+    browser: str | None = None
+    salt: str | None = None
 
     @property
     def pool(self) -> str:
@@ -88,7 +87,8 @@ def waiter_of(row: PoolEntryRow) -> Waiter:
     """The plain value of a ``pool_entries`` row."""
     control = TimeControl(row.clock_initial, row.clock_increment or 0, row.clock_days)
     return Waiter(row.ticket_hash, row.variant, control, bool(row.rated), row.account_id, row.nickname,
-                  row.rating, utc(row.since), utc(row.seen), row.game_id, row.seat)
+                  row.rating, utc(row.since), utc(row.seen), row.game_id, row.seat, row.browser_hash,
+                  row.salt)
 
 
 def reach(pair_range: float, pair_widen: float, waiter: Waiter, now: datetime) -> float:
@@ -99,6 +99,8 @@ def reach(pair_range: float, pair_widen: float, waiter: Waiter, now: datetime) -
 def compatible(a: Waiter, b: Waiter, now: datetime, pair_range: float, pair_widen: float) -> bool:
     """Whether ``a`` and ``b`` may be paired at ``now`` (see the module's table)."""
     if a.ticket_hash == b.ticket_hash or (a.variant, a.control, a.rated) != (b.variant, b.control, b.rated):
+        return False
+    if a.browser is not None and a.browser == b.browser:
         return False
     if a.account is not None and a.account == b.account:
         return False
@@ -118,55 +120,25 @@ class Pairing:
     def __init__(self, authority: Authority) -> None:
         self.authority = authority
 
-    def _cutoff(self, now: datetime) -> datetime:
+    def cutoff(self, now: datetime) -> datetime:
+        """The last time an entry seen before is stale at ``now``."""
         return utc(now - timedelta(seconds=self.authority.settings.pool_entry_ttl))
 
-    def enter(self, ticket_hash: str, variant: str, control: TimeControl, rated: bool,
-              account: AccountRef | None, nickname: str) -> Waiter:
-        """Wait in a pool under ``ticket_hash``: an account's entry still waiting is replaced (409 if it
-        was paired and not yet handed over); stale entries are dropped first."""
-        now = self.authority.now()
-        pool = pool_name(variant, control.turn_based)
-        try:
-            with self.authority.store.use() as session, session.begin():
-                session.execute(delete(PoolEntryRow).where(PoolEntryRow.seen < self._cutoff(now)))
-                rating = None if account is None else self._replace(session, account.id, pool)
-                row = PoolEntryRow(ticket_hash=ticket_hash, variant=variant, clock_initial=control.initial,
-                                   clock_increment=None if control.turn_based else control.increment,
-                                   clock_days=control.days, rated=rated,
-                                   account_id=None if account is None else account.id,
-                                   nickname=account.username if account is not None else nickname,
-                                   rating=rating, since=utc(now), seen=utc(now))
-                session.add(row)
-                session.flush()
-                return waiter_of(row)
-        except IntegrityError:
-            raise ServiceError(409, "your account is entering a pool from another page at this very "
-                                    "moment: try again") from None
-
-    @staticmethod
-    def _replace(session: Session, account_id: int, pool: str) -> float:
-        """Drop the account's waiting entry (409 if it was paired already); its rating in ``pool``."""
-        paired = session.scalar(select(PoolEntryRow.game_id).where(PoolEntryRow.account_id == account_id,
-                                                                   PoolEntryRow.game_id.is_not(None)))
-        if paired is not None:
-            raise ServiceError(409, f"you were paired already: your game is /game/{paired}, from the page "
-                                    "where you pressed Play now")
-        session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == account_id))
-        return ratings.current(session, [account_id], pool)[account_id].rating
-
     def touch(self, ticket_hash: str) -> Waiter | None:
-        """The entry of ``ticket_hash``, seen now; None if there is none, or it was stale (dropped)."""
+        """The entry of ``ticket_hash``, seen now; None if there is none (also when another request took
+        it away meanwhile), or it was stale (dropped)."""
         now = self.authority.now()
+        mine = PoolEntryRow.ticket_hash == ticket_hash
         with self.authority.store.use() as session, session.begin():
             row = session.get(PoolEntryRow, ticket_hash)
             if row is None:
                 return None
-            if row.game_id is None and utc(row.seen) < self._cutoff(now):
-                session.delete(row)
+            found = waiter_of(row)
+            if found.game is None and found.seen < self.cutoff(now):
+                session.execute(delete(PoolEntryRow).where(mine, PoolEntryRow.game_id.is_(None)))
                 return None
-            row.seen = utc(now)
-            return waiter_of(row)
+            seen = session.execute(update(PoolEntryRow).where(mine).values(seen=utc(now)))
+            return replace(found, seen=utc(now)) if seen.rowcount else None  # type: ignore[attr-defined]
 
     def get(self, ticket_hash: str) -> Waiter | None:
         """The entry of ``ticket_hash`` as stored, or None."""
@@ -195,7 +167,7 @@ class Pairing:
 
     def _candidates(self, ticket_hash: str, now: datetime) -> tuple[Waiter | None, list[Waiter]]:
         """The entry (None if missing or stale) and the fresh waiting entries of its pool, oldest first."""
-        cutoff = self._cutoff(now)
+        cutoff = self.cutoff(now)
         with self.authority.store.use() as session:
             row = session.get(PoolEntryRow, ticket_hash)
             if row is None or (row.game_id is None and utc(row.seen) < cutoff):
@@ -218,7 +190,7 @@ class Pairing:
         info = self._game(seats, now)
         marked = (update(PoolEntryRow)
                   .where(PoolEntryRow.ticket_hash.in_([a.ticket_hash, b.ticket_hash]),
-                         PoolEntryRow.game_id.is_(None), PoolEntryRow.seen >= self._cutoff(now))
+                         PoolEntryRow.game_id.is_(None), PoolEntryRow.seen >= self.cutoff(now))
                   .values(game_id=info.id, seat=case((PoolEntryRow.ticket_hash == seats[0].ticket_hash, 0),
                                                      else_=1)))
         with self.authority.store.use() as session:
@@ -231,7 +203,7 @@ class Pairing:
             except _Taken:
                 return None
             except DBAPIError as error:
-                if getattr(error.orig, "sqlstate", None) in _RETRY_CODES:
+                if getattr(error.orig, "sqlstate", None) in RETRY_CODES:
                     return None
                 raise
         return info.id
@@ -250,15 +222,11 @@ class Pairing:
         )
 
     def hand_over(self, ticket_hash: str) -> Waiter | None:
-        """The paired entry of ``ticket_hash``, deleted (its game has its ticket as seat token), or None
-        if it is not paired."""
-        with self.authority.store.use() as session, session.begin():
-            row = session.get(PoolEntryRow, ticket_hash)
-            if row is None or row.game_id is None:
-                return None
-            found = waiter_of(row)
-            session.delete(row)
-            return found
+        """The paired entry of ``ticket_hash`` (its game has its ticket as seat token), or None if it is
+        not paired. The entry is kept until it is stale: a press sent with it at the same moment, or
+        its account's from another browser, is answered with its game (``entries``)."""
+        found = self.get(ticket_hash)
+        return found if found is not None and found.game is not None else None
 
     def handed(self, ticket_hash: str) -> Waiter | None:
         """The seat a ticket with no entry was handed (its entry deleted by a hand-over whose answer may
@@ -289,14 +257,6 @@ class Pairing:
                 session.execute(delete(PoolEntryRow).where(PoolEntryRow.ticket_hash == ticket_hash,
                                                            PoolEntryRow.game_id.is_(None)))
             return found
-
-    def waiting(self) -> list[Waiter]:
-        """Every fresh entry still waiting, oldest first (a read: stale ones are dropped on entering)."""
-        cutoff = self._cutoff(self.authority.now())
-        query = (select(PoolEntryRow).where(PoolEntryRow.game_id.is_(None), PoolEntryRow.seen >= cutoff)
-                 .order_by(PoolEntryRow.since))
-        with self.authority.store.use() as session:
-            return [waiter_of(row) for row in session.scalars(query)]
 
 
 def pool_key(waiter: Waiter) -> dict[str, Any]:

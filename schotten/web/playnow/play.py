@@ -11,16 +11,19 @@ The routes are ``routes.playnow``:
 
 The waiting ticket is in the HttpOnly, SameSite=Lax cookie ``pool_ticket`` (``__Host-pool_ticket``
 over HTTPS), never in a URL; once paired, the answer sets the seat cookie ``seat_{id}`` to it (the
-ticket is that seat's token) and clears the ticket cookie.
+ticket is that seat's token) and clears the ticket cookie. A browser has one entry at most
+(``entries``): a guest's is known by its ``pool_browser`` cookie (``browsers``), which an entry
+needs (409 without it, the answer setting it) and ``GET /api/play-now`` gives.
 """
 
 from __future__ import annotations
 
-import secrets
+import hmac
 from collections.abc import Callable
 from typing import Literal
 
 from fastapi import Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.clock import TimeControl
@@ -29,7 +32,11 @@ from ..core.schemas import ClockSpec, Variant, clean_nickname
 from ..edge import quotas
 from ..games.authority import Authority
 from ..players.accounts import AccountRef
+from ..players.identity import session_id
 from ..players.seats import cookie_name, token_hash
+from .browsers import Browsers, browser_hash, new_salt, ticket_of
+from .counts import Pool, counts, offer
+from .entries import Entries, Entry
 from .pairing import PRESETS, Pairing, Waiter, pool_key, preset_of, reach
 
 TICKET_COOKIE = "pool_ticket"
@@ -74,6 +81,16 @@ class EnterPool(BaseModel):
         return self.clock.control()
 
 
+class PoolCount(BaseModel):
+    """How many wait in one pool."""
+
+    variant: str
+    preset: str
+    clock: dict[str, int]
+    rated: bool
+    waiting: int
+
+
 class PoolStatus(BaseModel):
     """Where a browser's waiting stands: ``waiting`` (its pool, since when, its rating range),
     ``paired`` (its game and seat; the seat cookie is set), ``cancelled`` or ``none``."""
@@ -92,16 +109,8 @@ class PoolStatus(BaseModel):
     """A rated entry's reach now: opponents within this many points (it widens as one waits)."""
     ai_offer_after: float | None = None
     """Seconds alone after which the page offers a game against the AI meanwhile."""
-
-
-class PoolCount(BaseModel):
-    """How many wait in one pool."""
-
-    variant: str
-    preset: str
-    clock: dict[str, int]
-    rated: bool
-    waiting: int
+    offer: PoolCount | None = None
+    """Waiting alone: the pool where others wait, offered instead (``counts.offer``), and how many."""
 
 
 class Pools(BaseModel):
@@ -113,6 +122,13 @@ class Pools(BaseModel):
     online: int
 
 
+def pool_count(pool: Pool, waiting: int) -> PoolCount:
+    """How many wait in ``pool``, as the API says it."""
+    variant, control, rated = pool
+    return PoolCount(variant=variant, preset=preset_of(control) or "", clock=control.to_dict(), rated=rated,
+                     waiting=waiting)
+
+
 class PlayNow:
     """The routes' work: the pairing in worker threads, the timekeeper told of each new game."""
 
@@ -120,6 +136,8 @@ class PlayNow:
         self.authority = authority
         self.db = authority.context.db
         self.pairing = Pairing(authority)
+        self.entries = Entries(self.pairing)
+        self.browsers = Browsers(authority.settings.https)
         self.seat_cookie = seat_cookie
         self.https = authority.settings.https
         self.rates = quotas.Rates("tables_rate", authority.settings.tables_rate,
@@ -133,28 +151,48 @@ class PlayNow:
         return game
 
     async def enter(self, body: EnterPool, account: AccountRef | None, request: Request,
-                    response: Response) -> PoolStatus:
-        """Enter a pool (403 rated for a guest, 422 a guest without a nickname, 429 too often)."""
+                    response: Response) -> PoolStatus | JSONResponse:
+        """Enter a pool (403 rated for a guest, 422 a guest without a nickname, 409 a guest's browser
+        without its cookie, 429 too often): the status of the browser's one entry (``entries``)."""
         if body.rated and account is None:
             raise ServiceError(403, "log in to play rated games; guests play casual games")
         if account is None and body.nickname is None:
             raise ServiceError(422, 'a guest plays under a nickname: send "nickname"')
+        key = self.browsers.key(request, None if account is None else session_id(request))
+        if key is None:
+            return self.browsers.unknown(request)
         refused = self.rates.hit(quotas.address_of(request.client))
         if refused is not None:
             raise quotas.LimitError(quotas.over_rate(refused, "entries into Play now"), refused[1],
                                     quotas.over_rate_said(refused, "entries into Play now"))
         old = self.ticket(request)
-        if old is not None:
-            before = await self.cancel(old, response)
-            if before.status == "paired":
-                return before
-        ticket = secrets.token_urlsafe(24)
-        await self.db(self.pairing.enter, token_hash(ticket), body.variant, body.control(),
-                                body.rated, account, body.nickname or "")
+        if old is not None and await self.db(self.pairing.get, token_hash(old)) is None:
+            lost = await self.handed(old, response)
+            if lost.status == "paired":
+                return lost
+        salt = new_salt()
+        entry = Entry(token_hash(ticket_of(key, salt)), salt, browser_hash(key), body.variant, body.control(),
+                      body.rated, account, body.nickname or "", None if old is None else token_hash(old))
+        waiter = await self.db(self.entries.enter, entry)
+        ticket = self.ticket_of(waiter, key, old)
+        if ticket is None:
+            return PoolStatus(status="paired", game=waiter.game, seat=waiter.seat, url=f"/game/{waiter.game}",
+                              **pool_key(waiter))
         status = await self.look(ticket, response)
         if status.status == "waiting":
             self.set_ticket(response, ticket)
         return status
+
+    @staticmethod
+    def ticket_of(waiter: Waiter, key: str, old: str | None) -> str | None:
+        """The ticket of the browser's entry: its cookie's, or derived from its key; None for the paired
+        entry of its account in another browser (the account's session seats it)."""
+        if old is not None and hmac.compare_digest(token_hash(old), waiter.ticket_hash):
+            return old
+        if waiter.salt is None or waiter.browser != browser_hash(key):
+            return None
+        ticket = ticket_of(key, waiter.salt)
+        return ticket if hmac.compare_digest(token_hash(ticket), waiter.ticket_hash) else None
 
     async def look(self, ticket: str, response: Response) -> PoolStatus:
         """The entry's status, seen now; a waiting one tries to pair, a paired one is handed over."""
@@ -163,12 +201,14 @@ class PlayNow:
         if waiter is None:
             return await self.handed(ticket, response)
         if waiter.game is None and await self.pair(hashed) is None:
-            return self.waiting(waiter)
+            return self.waiting(waiter, await self.db(counts, self.pairing))
         return await self.hand_over(ticket, response)
 
     async def hand_over(self, ticket: str, response: Response) -> PoolStatus:
         """Give a paired entry's seat to the browser: its seat cookie, the ticket cookie cleared."""
         waiter = await self.db(self.pairing.hand_over, token_hash(ticket))
+        if waiter is None:
+            return await self.handed(ticket, response)
         return self.seated(waiter, ticket, response)
 
     async def handed(self, ticket: str, response: Response) -> PoolStatus:
@@ -196,25 +236,23 @@ class PlayNow:
         self.clear_ticket(response)
         return PoolStatus(status="none" if waiter is None else "cancelled")
 
-    def waiting(self, waiter: Waiter) -> PoolStatus:
-        """The answer of an entry still waiting."""
+    def waiting(self, waiter: Waiter, waiting: dict[Pool, int]) -> PoolStatus:
+        """The answer of an entry still waiting, with the pool offered to it if it waits alone."""
         settings, now = self.authority.settings, self.authority.now()
         widened = int(reach(settings.pair_range, settings.pair_widen, waiter, now)) if waiter.rated else None
+        offered = offer(waiting, waiter)
         return PoolStatus(status="waiting", since=waiter.since.isoformat(),
                           waited=round(waiter.waited(now), 1), range=widened,
-                          ai_offer_after=settings.pool_ai_offer, **pool_key(waiter))
+                          ai_offer_after=settings.pool_ai_offer, **pool_key(waiter),
+                          offer=None if offered is None else pool_count(*offered))
 
     async def pools(self) -> Pools:
         """How many wait in each pool, in all, and how many players are online."""
-        waiters = await self.db(self.pairing.waiting)
-        counts: dict[tuple[str, str, bool], PoolCount] = {}
-        for waiter in waiters:
-            key = pool_key(waiter)
-            found = counts.setdefault((waiter.variant, key["preset"], waiter.rated),
-                                      PoolCount(**key, waiting=0))
-            found.waiting += 1
+        waiting = await self.db(counts, self.pairing)
         seats = await self.authority.cluster.online(self.authority.games)
-        return Pools(pools=list(counts.values()), waiting=len(waiters), online=len(waiters) + seats)
+        total = sum(waiting.values())
+        return Pools(pools=[pool_count(pool, count) for pool, count in waiting.items()], waiting=total,
+                     online=total + seats)
 
     def ticket(self, request: Request) -> str | None:
         """The waiting ticket the request's cookie holds, or None."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import Depends, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
 
 from ..core.schemas import ErrorBody
 from ..players.accounts import AccountRef
@@ -21,14 +22,19 @@ def install(app: FastAPI, service: GameService, seat_cookie: SeatCookie) -> Play
 
     @app.post("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
     async def enter_pool(body: EnterPool, request: Request, response: Response,
-                         account: AccountRef | None = Depends(viewer)) -> PoolStatus:  # noqa: B008
-        """Wait in a pool for a stranger (a rated pool: accounts only); paired at once if someone fits."""
+                         account: AccountRef | None = Depends(viewer),  # noqa: B008
+                         ) -> PoolStatus | JSONResponse:
+        """Wait in a pool for a stranger (a rated pool: accounts only); paired at once if someone fits.
+        A browser waits once: a second entry from it is answered with its first (or replaces it, in
+        another pool)."""
         return await play.enter(body, account, request, response)
 
     @app.get("/api/play-now", response_model=PoolStatus, responses=_ERRORS)
     async def pool_status(request: Request, response: Response) -> PoolStatus:
         """How this browser's waiting goes (poll it about every second: an entry not seen for
-        ``pool_entry_ttl`` is dropped); once paired, the seat cookie is set."""
+        ``pool_entry_ttl`` is dropped); once paired, the seat cookie is set. A browser without its
+        ``pool_browser`` cookie is given one."""
+        play.browsers.give(request, response)
         ticket = play.ticket(request)
         if ticket is None:
             return PoolStatus(status="none")

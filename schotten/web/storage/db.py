@@ -224,11 +224,13 @@ class RatingChangeRow(Base):
 
 class PoolEntryRow(Base):
     """A player waiting in "Play now" (the SHA-256 of their waiting ticket is the key): a variant, a
-    time control and rated or casual; ``game_id`` and ``seat`` are set once they are paired. An
-    account waits at most once (unique ``account_id``; guests have none)."""
+    time control and rated or casual; ``game_id`` and ``seat`` are set once they are paired. A browser
+    and an account each have one entry at most (unique ``browser_hash``, the hash of its browser key,
+    and unique ``account_id``; guests have none); the ticket is derived from the key and ``salt``."""
 
     __tablename__ = "pool_entries"
-    __table_args__ = (UniqueConstraint("account_id", name="uq_pool_entries_account"),)
+    __table_args__ = (UniqueConstraint("account_id", name="uq_pool_entries_account"),
+                      UniqueConstraint("browser_hash", name="uq_pool_entries_browser"))
 
     ticket_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     variant: Mapped[str] = mapped_column(String(16), index=True)
@@ -244,6 +246,8 @@ class PoolEntryRow(Base):
     """When the waiting player last asked how it goes (an entry not seen for long is dropped)."""
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
     seat: Mapped[int | None] = mapped_column(Integer)
+    browser_hash: Mapped[str | None] = mapped_column(String(64))
+    salt: Mapped[str | None] = mapped_column(String(32))
 
 
 class ServerBeatRow(Base):

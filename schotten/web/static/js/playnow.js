@@ -2,7 +2,9 @@
 // Play now and wait in that pool (POST /api/play-now; the waiting ticket is an HttpOnly cookie).
 // The page asks how it goes every second (GET /api/play-now), shows the time waited, and goes to
 // the game once paired. After `ai_offer_after` seconds alone it offers a game against the AI in a
-// new tab meanwhile: this tab keeps waiting (and polling, so the entry stays alive).
+// new tab meanwhile: this tab keeps waiting (and polling, so the entry stays alive). Each time
+// control's button shows how many wait in its pool (GET /api/play-now/pools, every few seconds
+// while the lobby is shown); waiting alone, the page offers the pool the server names in `offer`.
 
 import { currentUser } from "./account.js";
 import { ApiError, cleanNickname, errorText, getJSON, postJSON, savedNickname, savePref, showMessage } from "./api.js";
@@ -11,7 +13,7 @@ import { t, tn } from "./i18n.js";
 import { clockName, variantName } from "./labels.js";
 
 const POLL_MS = 1000;
-const COUNTS_MS = 5000;
+const COUNTS_MS = 3000;
 const BASE_TITLE = "Schotten Totten";
 
 let username = null;
@@ -68,22 +70,31 @@ function clockText(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
+/** How many wait in the pool of `preset` with the form's variant and game type (0 without counts). */
+function waitingIn(preset) {
+  const rated = chosen("pn-rated") === "rated";
+  const pool = counts && counts.pools.find((p) => p.variant === byId("pn-variant").value && p.preset === preset
+    && p.rated === rated);
+  return pool ? pool.waiting : 0;
+}
+
 function renderCounts() {
+  for (const input of document.querySelectorAll("input[name=pn-clock]")) {
+    const badge = input.parentElement.querySelector(".pn-count");
+    const here = waitingIn(input.value);
+    badge.textContent = here ? tn("{n} waiting", "{n} waiting", here) : "";
+  }
   const line = byId("pn-counts");
   if (!counts) {
     line.textContent = "";
     return;
   }
-  const rated = chosen("pn-rated") === "rated";
-  const pool = counts.pools.find((p) => p.variant === byId("pn-variant").value && p.preset === chosen("pn-clock")
-    && p.rated === rated);
-  const here = pool ? pool.waiting : 0;
-  line.textContent = `${tn("{n} player waiting in this pool", "{n} players waiting in this pool", here)} · ${
-    tn("{n} player online", "{n} players online", counts.online)}`;
+  line.textContent = `${tn("{n} player waiting in this pool", "{n} players waiting in this pool",
+    waitingIn(chosen("pn-clock")))} · ${tn("{n} player online", "{n} players online", counts.online)}`;
 }
 
 async function refreshCounts() {
-  if (document.visibilityState !== "visible" || waitingAnswer) return;
+  if (document.visibilityState !== "visible") return;
   try {
     counts = await getJSON("/api/play-now/pools");
   } catch {
@@ -106,6 +117,19 @@ function renderWaiting() {
   range.hidden = answer.range === null || answer.range === undefined;
   range.textContent = range.hidden ? "" : t("Rating range: ±{points}", { points: answer.range });
   byId("pn-ai").hidden = waited < answer.ai_offer_after;
+  renderOffer(answer.offer);
+}
+
+/** Waiting alone while others wait in another pool: "1 player waits in 5+5 — play that instead?". */
+function renderOffer(offer) {
+  byId("pn-offer").hidden = !offer;
+  if (!offer) return;
+  const pool = clockName(offer.clock);
+  byId("pn-offer-text").textContent = tn("{n} player waits in {pool} — play that instead?",
+    "{n} players wait in {pool} — play that instead?", offer.waiting, { pool });
+  const button = byId("pn-switch");
+  button.textContent = t("Play {pool}", { pool });
+  button.dataset.preset = offer.preset;
 }
 
 function stopWaiting() {
@@ -150,11 +174,21 @@ async function poll() {
 
 async function play(event) {
   event.preventDefault();
-  const body = {
-    variant: byId("pn-variant").value,
-    preset: chosen("pn-clock"),
-    rated: chosen("pn-rated") === "rated",
-  };
+  await enter({ variant: byId("pn-variant").value, preset: chosen("pn-clock"), rated: chosen("pn-rated") === "rated" });
+}
+
+/** Take the offered pool instead: the form shows it, and the entry moves there. */
+async function switchPool() {
+  const preset = byId("pn-switch").dataset.preset;
+  const offer = waitingAnswer && waitingAnswer.offer;
+  if (!offer || offer.preset !== preset) return;
+  const radio = document.querySelector(`input[name="pn-clock"][value="${preset}"]`);
+  if (radio) radio.checked = true;
+  await enter({ variant: offer.variant, preset, rated: offer.rated });
+}
+
+/** Enter the pool of `body` (a guest's nickname added). */
+async function enter(body) {
   if (username === null) {
     body.nickname = nickname();
     if (!body.nickname) return;
@@ -162,7 +196,11 @@ async function play(event) {
   const button = byId("pn-play");
   button.disabled = true;
   try {
-    follow(await postJSON("/api/play-now", body));
+    // A 409 says this browser had no pool_browser cookie (cleared meanwhile): the answer set it.
+    follow(await postJSON("/api/play-now", body).catch((error) => {
+      if (error.status === 409) return postJSON("/api/play-now", body);
+      throw error;
+    }));
   } catch (error) {
     showMessage(error.message);
   } finally {
@@ -217,6 +255,12 @@ function wire() {
   byId("pn-form").addEventListener("submit", play);
   byId("pn-cancel").addEventListener("click", cancel);
   byId("pn-ai").addEventListener("click", playAi);
+  byId("pn-switch").addEventListener("click", switchPool);
+  for (const input of document.querySelectorAll("input[name=pn-clock]")) {
+    const badge = document.createElement("span");
+    badge.className = "pn-count muted";
+    input.parentElement.append(" ", badge);
+  }
   for (const node of document.querySelectorAll("#pn-variant, input[name=pn-clock], input[name=pn-rated]")) {
     node.addEventListener("change", renderCounts);
   }
@@ -240,9 +284,9 @@ async function main() {
     username = await currentUser();
     syncUser();
   });
+  await poll();
   byId("pn-play").disabled = false;
   byId("play-now").dataset.ready = "1";
-  await poll();
   await refreshCounts();
 }
 
