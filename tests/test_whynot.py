@@ -77,7 +77,8 @@ def test_their_side_can_still_make_a_colour_run() -> None:
     assert answer.text == ("their side can still make colour-run green 5-6-7, which beats your three "
                            "of a kind 8-8-8: green 6 and green 7 are not visible yet (R5.2)")
     data = answer.to_dict()
-    assert (data["kind"], data["needed"], data["tie"], data["wait"]) == ("can_lose", ["6g", "7g"], False, None)
+    told = (data["kind"], data["needed"], data["tie"], data["wait"])
+    assert told == ("can_lose", ["6g", "7g"], False, None)
     assert data["theirs"]["cards"] == ["5g", "6g", "7g"]
     assert why_not(view(state, 1)) == {} and why_not(view(state, None)) == {}
 

@@ -104,14 +104,16 @@ class WhyNot:
         """The answer in English, citing the rules."""
         if self.wait is None:
             return self.proof.text
-        return f"you may claim stone {self.proof.stone + 1} in your next claim step ({self.wait}): {self.proof.text}"
+        stone = self.proof.stone + 1
+        return f"you may claim stone {stone} in your next claim step ({self.wait}): {self.proof.text}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data: the proof's (``ClaimProof.to_dict``, ``text`` this answer's) with ``needed`` (the
         unseen cards a stronger completion needs), ``tie`` (both formations are equal: R4.6
         decides) and ``wait``."""
         proof = self.proof
-        tie = proof.mine is not None and proof.theirs is not None and proof.mine.strength == proof.theirs.strength
+        mine, theirs = proof.mine, proof.theirs
+        tie = mine is not None and theirs is not None and mine.strength == theirs.strength
         return proof.to_dict() | {
             "text": self.text,
             "needed": [card_str(c) for c in proof.needed],
