@@ -78,6 +78,13 @@ function cardList(cards) {
   return new Intl.ListFormat(language(), { style: "long", type: "conjunction" }).format(names);
 }
 
+/** The other side's stronger completion and the unseen cards it needs (R5.2), in words. */
+function canLoseText(values, needed) {
+  return tn("Their side can still make {theirs}, which beats your {mine}: {cards} is not visible yet.",
+    "Their side can still make {theirs}, which beats your {mine}: {cards} are not visible yet.",
+    needed.length, { ...values, cards: cardList(needed) });
+}
+
 /**
  * Why the seat may not claim a stone now, translated, and the rules it rests on: {text, rules}
  * from a why_not entry ({text, kind, mine, theirs, needed, tie, wait}). A proof that holds waits
@@ -92,10 +99,8 @@ export function whyNotText(answer) {
   }
   const found = WHY_NOT_SENTENCES[answer.kind === "loses" && answer.tie ? "tie" : answer.kind];
   if (!found || !answer.mine || !answer.theirs) return splitRules(answer.text || "");
-  const words = [t(found[0], { mine: formationText(answer.mine), theirs: formationText(answer.theirs) })];
+  const values = { mine: formationText(answer.mine), theirs: formationText(answer.theirs) };
   const needed = answer.needed || [];
-  if (needed.length) {
-    words.push(tn("{cards} is not visible yet.", "{cards} are not visible yet.", needed.length, { cards: cardList(needed) }));
-  }
-  return { text: words.join(" "), rules: [found[1]] };
+  const text = answer.kind === "can_lose" && needed.length ? canLoseText(values, needed) : t(found[0], values);
+  return { text, rules: [found[1]] };
 }
