@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from helpers_web import (
     SEED,
+    WAIT,
     FakeClock,
     Message,
     app_at,
@@ -152,13 +154,19 @@ def test_the_ai_has_no_clock_and_says_so(tmp_path: Path) -> None:
 
 
 def watchers(ws: WebSocketTestSession, count: int) -> Message:
-    """The presence message that tells ``count`` spectators (others before it passed over, at most 4)."""
-    for _ in range(5):
+    """The presence message that tells ``count`` spectators. The socket asks for the state (``sync``)
+    and reads up to it, again and again: a presence message the server queued meanwhile comes first,
+    and a server that never tells fails the test (after ``WAIT``, a guard against a hang) instead
+    of hanging it."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        ws.send_json({"type": "sync"})
         message: Message = ws.receive_json()
-        while message["type"] != "presence":
+        while message["type"] != "state":
+            if message["type"] == "presence" and message.get("spectators") == count:
+                return message
             message = ws.receive_json()
-        if message["spectators"] == count:
-            return message
+        time.sleep(0.05)
     raise AssertionError(f"never told {count} spectators")
 
 
