@@ -69,14 +69,16 @@ export function turnText(ms) {
 }
 
 /** The clock of `seat` for its panel (null at an untimed table); the ticks keep it up to date. The
- * AI's seat of a timed table says that it has no clock. */
+ * AI's seat of a real-time table says that it has no clock (turn-based: only the running clock shows). */
 export function clockNode(seat) {
   if (!clocks.left) return null;
   if (seat === clocks.ai) {
-    return el("span", {
+    const node = el("span", {
       class: "clock no-clock", text: t("AI — no clock"), title: t("The AI is not timed: only the human player's clock runs."),
       attrs: { id: `clock-${seat}` }, data: { seat },
     });
+    node.hidden = turnBased();
+    return node;
   }
   const node = el("span", { class: "clock", attrs: { id: `clock-${seat}`, role: "timer" }, data: { seat } });
   paintClock(node, seat);
