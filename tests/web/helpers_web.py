@@ -244,7 +244,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "last": public_last(state, seat),
         "can_undo": can_undo,
         "claims": claims,
-        "why_not": expected_why_not(state, seat),
+        "why_not": expected_why_not(state, seat) if playing else {},
         "legal": legal_parts(state, seat, status),
         "auto_draw": seat == state.turn and state.draw_is_forced,
         "formations": formations(state),

@@ -97,7 +97,8 @@ def test_why_not_is_the_same_whatever_the_opponent_holds() -> None:
 
 def test_a_seat_is_told_why_not_over_its_socket(client: TestClient) -> None:
     """R5.2 through the socket: each seat's state names the stones it may ask about, with the proof's
-    kind, formations, the unseen cards a stronger completion needs and its English sentence."""
+    kind, formations, the unseen cards a stronger completion needs and its English sentence; once the
+    game is over (here by a resignation, the board still open) nothing is asked about any more."""
     grant = create(client, seed=SEED + 26)
     tokens = [grant["token"], join(client, grant["id"])["token"]]
     rng, seen = random.Random(26), 0
@@ -105,7 +106,7 @@ def test_a_seat_is_told_why_not_over_its_socket(client: TestClient) -> None:
             client.websocket_connect(socket_path(grant["id"], tokens[1])) as second:
         sockets = (first, second)
         messages = [receive_state(first), receive_state(second)]
-        while messages[0]["status"] == "playing" and seen < 3:
+        while messages[0]["status"] == "playing" and not (seen >= 3 and messages[0]["why_not"]):
             for message in messages:
                 for stone, answer in message["why_not"].items():
                     assert stone not in message["claims"]
@@ -118,7 +119,10 @@ def test_a_seat_is_told_why_not_over_its_socket(client: TestClient) -> None:
             turn = messages[0]["view"]["turn"]
             sockets[turn].send_json({"type": "action", "action": choose(messages[turn], rng)})
             messages = [receive_state(first), receive_state(second)]
-    assert seen >= 3, "no stone could be asked about: choose another seed"
+        assert seen >= 3 and messages[0]["why_not"], "no stone could be asked about: choose another seed"
+        first.send_json({"type": "resign"})
+        over = receive_state(first)
+        assert over["status"] == "over" and over["why_not"] == {}
 
 
 # ---------------------------------------------------------------------- the AI's clock (item 8)

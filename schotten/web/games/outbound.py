@@ -112,7 +112,8 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
     shared = game.told.shared(state)
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
-    unclaimable = {str(s + 1): answer.to_dict() for s, answer in why_not(seen).items()}
+    asked = why_not(seen) if info.status == Status.PLAYING else {}
+    unclaimable = {str(s + 1): answer.to_dict() for s, answer in asked.items()}
     can_undo = (seat is not None and info.status == Status.PLAYING and game.undos_left(seat) > 0
                 and isinstance(undo_span(state, seat), int))
     parts = (
