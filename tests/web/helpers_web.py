@@ -27,6 +27,7 @@ from schotten.engine.actions import action_parts
 from schotten.engine.cards import NUM_STONES, card_str
 from schotten.engine.explain import claim_proof, formations
 from schotten.engine.view import public_history, public_log, reveal, round_board, view
+from schotten.engine.whynot import WhyNot
 from schotten.web import create_app
 from schotten.web.core.settings import WebSettings
 from schotten.web.games.gamelog import undo_span
@@ -39,14 +40,15 @@ SEED = 7_318_092_455_120_386_611
 STATE_KEYS = {"type", "version", "seat", "players", "view", "last", "can_undo", "claims", "legal",
               "auto_draw", "formations", "log_from", "log", "round_end", "status", "reveal", "rematch",
               "rematch_of", "rematch_closed", "clock", "clocks", "clock_running", "ended", "can_resign",
-              "can_abort", "can_claim_victory", "away", "chat_muted"}
+              "can_abort", "can_claim_victory", "away", "chat_muted", "why_not", "ai_seat"}
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])([1-9][gbrypk]|JO|SP|SH|BB|MF|ST|BA|TR|RE)(?![A-Za-z0-9])")
 
 Message = dict[str, Any]
-WORKED_OUT = ("claims", "formations", "round_end")
-"""Parts of a state message worked out from public cards only (claim proofs and formations name
-the cards elite troops stand for and best completions, which may be anywhere): a leak check
-skips them, as the exact-message check shows they are the engine's public data."""
+WORKED_OUT = ("claims", "why_not", "formations", "round_end")
+"""Parts of a state message worked out from public cards only (claim proofs, why a stone may not be
+claimed and formations name the cards elite troops stand for and best completions, which may be
+anywhere): a leak check skips them, as the exact-message check shows they are the engine's public
+data (and ``test_game_page`` that ``why_not`` is the same whatever the opponent holds)."""
 
 
 GENEROUS_LIMITS: dict[str, Any] = {
@@ -194,6 +196,32 @@ def legal_parts(state: GameState, seat: int | None, status: str) -> list[Message
     return [action_parts(a.id) for a in state.legal_actions()]
 
 
+AI_NAME = re.compile(r"AI \([\w-]+\)")
+"""How the server names its AI seats ("AI (easy)"): the tests' players never take such a name."""
+
+
+def ai_seat_of(players: list[str | None]) -> int | None:
+    """The AI's seat of a table whose players are ``players`` (None: no AI plays)."""
+    found = [seat for seat, name in enumerate(players) if name is not None and AI_NAME.fullmatch(name)]
+    return found[0] if len(found) == 1 else None
+
+
+def expected_why_not(state: GameState, seat: int | None) -> Message:
+    """The ``why_not`` field ``seat`` should get: for each unclaimed stone where its side is complete
+    and that it may not claim now, the claim proof of the whole state (with the claim step's rule
+    when it holds: R3.3, R8.1 in the expert variant)."""
+    if seat is None or state.is_over:
+        return {}
+    claimable = view(state, seat).claimable
+    wait = "R8.1" if state.settings.expert else "R3.3"
+    found: Message = {}
+    for stone in range(NUM_STONES):
+        if state.owner[stone] < 0 and state.is_complete(seat, stone) and stone not in claimable:
+            proof = claim_proof(state, seat, stone)
+            found[str(stone + 1)] = WhyNot(proof, wait if proof.holds else None).to_dict()
+    return found
+
+
 def expected_state(state: GameState, seat: int | None, version: int, players: list[str | None],
                    status: str, log_from: int = 0, undos_left: int = 1,
                    decided: tuple[bool, bool] | None = None, muted: bool = False) -> Message:
@@ -217,6 +245,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "last": public_last(state, seat),
         "can_undo": can_undo,
         "claims": claims,
+        "why_not": expected_why_not(state, seat) if playing else {},
         "legal": legal_parts(state, seat, status),
         "auto_draw": seat == state.turn and state.draw_is_forced,
         "formations": formations(state),
@@ -231,6 +260,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "clock": None,
         "clocks": None,
         "clock_running": None,
+        "ai_seat": ai_seat_of(players),
         "ended": None,
         "can_resign": seat is not None and playing,
         "can_abort": seat is not None and playing and not all(decided),

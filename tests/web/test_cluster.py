@@ -480,6 +480,36 @@ def test_a_seat_on_another_process_is_present_and_counted_online(cluster: Cluste
     assert gone[0] is None and isinstance(gone[1], int) and gone[1] > 0
 
 
+def test_spectators_on_other_processes_are_counted_for_everyone(cluster: Cluster) -> None:
+    """Two spectators on processes 1 and 2: seat 0 on process 0 is told that 1, then 2 watch, and
+    the count falls as they leave (each process says how many spectators it serves: ``presence``)."""
+    game_id, tokens = friend_table(cluster)
+
+    async def told(client: Client, count: int) -> None:
+        while True:
+            message = await client.receive()
+            if message["type"] == "presence" and message["spectators"] == count:
+                return
+            client.take(message)
+
+    async def run() -> None:
+        async with connect(ws_url(cluster.server_urls[0], game_id, tokens[0])) as first:
+            seat = Client(first, 0)
+            await seat.next_state()
+            async with connect(ws_url(cluster.server_urls[1], game_id)) as one:
+                await Client(one, None).next_state()
+                await told(seat, 1)
+                async with connect(ws_url(cluster.server_urls[2], game_id)) as two:
+                    watcher = Client(two, None)
+                    await watcher.next_state()
+                    await told(seat, 2)
+                    await told(watcher, 2)
+                await told(seat, 1)
+            await told(seat, 0)
+
+    asyncio.run(run())
+
+
 def wait_for_online(cluster: Cluster, server: int, at_least: int) -> None:
     """Wait until server ``server`` counts ``at_least`` players online (``/api/play-now/pools``)."""
     deadline = time.monotonic() + WAIT

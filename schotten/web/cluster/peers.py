@@ -6,9 +6,11 @@ whether it is the conductor (the process that plays the AI and keeps the clocks)
   views; the conductor also loads a game whose AI is to move.
 - ``chat`` (``line``): a chat line was stored; a process holding the game sends it to its clients.
 - ``mute`` (``seat``, ``muted``): a seat muted or unmuted the other's chat; its clients get their state.
-- ``presence`` (``seats``): how many sockets of each seat this process serves, when that changes and
-  every ``PRESENCE_EVERY`` s; the others count a seat connected there until ``PRESENCE_TTL``.
-- ``hello``: this process began to hold a game; those serving its seats answer with ``presence``.
+- ``presence`` (``seats``, ``spectators``): how many sockets of each seat and of spectators this
+  process serves, when that changes and every ``PRESENCE_EVERY`` s; the others count them there
+  until ``PRESENCE_TTL``.
+- ``hello``: this process began to hold a game; those serving its seats or spectators answer with
+  ``presence``.
 - ``clocks``: a new conductor gave the running clocks back a time when no process served; every
   process catches up its timed games. (Each process notes every ``PRESENCE_EVERY`` s in the database
   that it serves, while Redis can be reached.)
@@ -129,9 +131,10 @@ class Peers:
             self.bus.tell({"kind": "mute", "game": game.info.id, "seat": seat, "muted": muted})
 
     def present(self, game: LiveGame) -> None:
-        """Tell which seats of the game have sockets here."""
+        """Tell which seats of the game have sockets here, and how many spectators."""
         if self.clustered:
-            self.bus.tell({"kind": "presence", "game": game.info.id, "seats": game.local_seats()})
+            self.bus.tell({"kind": "presence", "game": game.info.id, "seats": game.local_seats(),
+                           "spectators": game.local_spectators()})
 
     def clocks_moved(self) -> None:
         """The running clocks were given back a downtime in the database: the others catch up."""
@@ -172,7 +175,8 @@ class Peers:
             self.authority.chat.heard_mute(game, int(event["seat"]), bool(event["muted"]))
         elif kind == "presence":
             self._heard_presence(game, str(event.get("from")), event.get("seats"))
-        elif kind == "hello" and any(game.local_seats()):
+            self._heard_spectators(game, str(event.get("from")), event.get("spectators"))
+        elif kind == "hello" and (any(game.local_seats()) or game.local_spectators()):
             self.present(game)
 
     def _heard_presence(self, game: LiveGame, origin: str, seats: Any) -> None:
@@ -185,6 +189,17 @@ class Peers:
         else:
             game.remote.pop(origin, None)
         self.authority.presence.moved(game, before)
+
+    def _heard_spectators(self, game: LiveGame, origin: str, count: Any) -> None:
+        if not isinstance(count, int) or count < 0:
+            return
+        before = game.spectators()
+        if count:
+            game.remote_spectators[origin] = (count, time.monotonic() + PRESENCE_TTL)
+        else:
+            game.remote_spectators.pop(origin, None)
+        if game.spectators() != before:
+            self.authority.presence.watching(game)
 
     def catch_up(self, game_id: str, event: Event | None = None) -> None:
         """Bring this process's copy of the game up to date: with the change ``event`` carries, else
@@ -256,7 +271,7 @@ class Peers:
         """Say again which seats have sockets here, and forget what others said and did not renew."""
         now = time.monotonic()
         for game in list(self.authority.games.values()):
-            if any(game.local_seats()):
+            if any(game.local_seats()) or game.local_spectators():
                 self.present(game)
             stale = [origin for origin, (_, until) in game.remote.items() if until <= now]
             if stale:
@@ -264,3 +279,8 @@ class Peers:
                 for origin in stale:
                     del game.remote[origin]
                 self.authority.presence.moved(game, before)
+            gone = [origin for origin, (_, until) in game.remote_spectators.items() if until <= now]
+            for origin in gone:
+                del game.remote_spectators[origin]
+            if gone:
+                self.authority.presence.watching(game)

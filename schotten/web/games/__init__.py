@@ -10,7 +10,7 @@ table). Where a change goes:
 | what clients are sent                       | ``outbound``, ``news``      |
 | the AI's moves, its pool and its fairness   | ``aiseat``, ``ai``, ``scheduler`` |
 | clocks, time-outs, abandonment              | ``conductor``, ``timekeeper`` |
-| seats coming and going, leaving counting    | ``presence``                |
+| seats and spectators coming and going      | ``presence``                |
 | opening and joining tables                  | ``opening``                 |
 | the socket protocol, its limits             | ``sockets``, ``host``       |
 | the log format, replay, the undo rule       | ``gamelog``                 |

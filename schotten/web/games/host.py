@@ -24,7 +24,7 @@ from .catchup import CatchUp
 from .context import Context
 from .endings import Endings
 from .live import LiveGame
-from .news import News
+from .news import News, presence_of
 from .opening import Opening
 from .outbound import state_text
 from .play import Play
@@ -94,12 +94,10 @@ class SocketHost:
         spectator beyond ``spectators_per_game`` is refused (ClientError ``limit``). A game evicted
         while the client was being seated is served again."""
         limit = self.context.settings.spectators_per_game
-        if conn.seat is None:
-            watching = sum(1 for c in game.connections if c.seat is None and not c.closed.is_set())
-            if watching >= limit:
-                REFUSED.labels("spectators").inc()
-                raise ClientError("limit", f"this game has as many spectators as it may have ({limit}): "
-                                  "try again later", say(SPECTATORS, limit=limit))
+        if conn.seat is None and game.local_spectators() >= limit:
+            REFUSED.labels("spectators").inc()
+            raise ClientError("limit", f"this game has as many spectators as it may have ({limit}): "
+                              "try again later", say(SPECTATORS, limit=limit))
         self.tables.readmit(game)
         was_away = conn.seat is not None and game.gone_since[conn.seat] is not None
         if conn.seat is not None:
@@ -107,10 +105,13 @@ class SocketHost:
         conn.send(state_text(game, conn.seat))
         self.talk.enter(game, conn)
         game.connections.add(conn)
-        if conn.seat is not None:
-            self.cluster.present(game)
+        self.cluster.present(game)
         if was_away:
             self.presence.arrived(game, conn)
+        if conn.seat is None:
+            self.presence.watching(game)
+        elif game.spectators():
+            conn.send(presence_of(game, conn.seat))
         self.news.kick_ai(game)
 
     async def receive(self, game: LiveGame, conn: Connection, message: ClientMessage) -> None:
@@ -144,9 +145,10 @@ class SocketHost:
         """A client left: a finished game with no clients leaves the cache (the database keeps it)."""
         game.connections.discard(conn)
         game.used = time.monotonic()
-        if conn.seat is not None:
-            self.cluster.present(game)
+        self.cluster.present(game)
         self.presence.departed(game, conn.seat)
+        if conn.seat is None:
+            self.presence.watching(game)
         idle = not game.connections and not game.ai_busy
         done = game.state.is_over or game.info.status == Status.CLOSED
         games = self.tables.games

@@ -71,6 +71,8 @@ class LiveGame:
         self.remote: dict[str, tuple[tuple[int, int], float]] = {}
         """What other server processes said of this game's seats: per process, how many sockets of each
         seat it serves, until when that holds (``time.monotonic``; see ``peers``)."""
+        self.remote_spectators: dict[str, tuple[int, float]] = {}
+        """Likewise, per other process, how many spectators' sockets it serves and until when."""
 
     @property
     def finished(self) -> bool:
@@ -101,6 +103,16 @@ class LiveGame:
         """How many sockets of each seat this process serves."""
         open_ = [c.seat for c in self.connections if not c.closed.is_set()]
         return [open_.count(0), open_.count(1)]
+
+    def local_spectators(self) -> int:
+        """How many spectators' sockets this process serves."""
+        return sum(1 for c in self.connections if c.seat is None and not c.closed.is_set())
+
+    def spectators(self) -> int:
+        """How many spectators' sockets are open, here and (as they last said) in other processes."""
+        now = time.monotonic()
+        there = sum(count for count, until in self.remote_spectators.values() if until > now)
+        return self.local_spectators() + there
 
     def connected_seats(self) -> tuple[bool, bool]:
         """Whether each seat is connected anywhere (see ``connected``)."""
@@ -148,6 +160,7 @@ class LiveGame:
             "clock": clock.control.to_dict() if clock else None,
             "clocks": list(clock.remaining(now)) if clock else None,
             "clock_running": clock.running if clock else None,
+            "ai_seat": self.info.ai_seat if self.info.mode == Mode.AI else None,
             "ended": ended,
             "can_resign": self.can_resign(seat),
             "can_abort": self.can_abort(seat),

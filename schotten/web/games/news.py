@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .live import LiveGame
 from .outbound import state_texts
@@ -42,13 +43,26 @@ class News:
         self.cluster.changed(game)
 
     def tell_presence(self, game: LiveGame, skip: Connection | None = None) -> None:
-        """Send every client of ``game`` (but ``skip``) who is away and whether it may now claim the win."""
-        away = game.away()
+        """Send every client of ``game`` (but ``skip``) who is away, whether it may now claim the win and
+        how many spectators watch (``presence_of``)."""
+        away, spectators = game.away(), game.spectators()
         for conn in [c for c in game.connections if c is not skip]:
-            conn.send({"type": "presence", "away": away, "can_claim_victory": game.can_claim(conn.seat)})
+            conn.send(presence_of(game, conn.seat, away, spectators))
 
     def changed(self, game: LiveGame, kept: int) -> None:
         """A change heard from the database: this process's clients get it, the AI and clocks look again."""
         self.tell(game, kept)
         self.kick_ai(game)
         self.wake_clocks()
+
+
+def presence_of(game: LiveGame, seat: int | None, away: list[int | None] | None = None,
+                spectators: int | None = None) -> dict[str, Any]:
+    """The ``presence`` message for a client of ``seat``: who is away, whether it may claim the win, and
+    how many spectators' sockets are open (a count only: never who watches)."""
+    return {
+        "type": "presence",
+        "away": game.away() if away is None else away,
+        "can_claim_victory": game.can_claim(seat),
+        "spectators": game.spectators() if spectators is None else spectators,
+    }

@@ -21,6 +21,7 @@ from ...engine import ACTIONS, GameState
 from ...engine.actions import action_parts
 from ...engine.explain import claim_proof, formations
 from ...engine.view import View, public_log, reveal, round_board, view, views
+from ...engine.whynot import why_not
 from ..core.schemas import Table, UnratedReason
 from ..core.vocab import Status
 from ..players import rating_rules
@@ -112,6 +113,8 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
     shared = game.told.shared(state)
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
+    asked = why_not(seen) if info.status == Status.PLAYING else {}
+    unclaimable = {str(s + 1): answer.to_dict() for s, answer in asked.items()}
     can_undo = (seat is not None and info.status == Status.PLAYING and game.undos_left(seat) > 0
                 and isinstance(undo_span(state, seat), int))
     parts = (
@@ -123,6 +126,7 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
         ("last", encode(last)),
         ("can_undo", encode(can_undo)),
         ("claims", encode(claims)),
+        ("why_not", encode(unclaimable)),
         ("legal", encode(legal(game, seat))),
         ("auto_draw", encode(seat == state.turn and state.draw_is_forced)),
         ("formations", shared["formations"]),

@@ -1,9 +1,11 @@
-"""Presence: which seats have a socket, what a seat's coming and going changes.
+"""Presence: which seats have a socket, how many spectators watch, what their coming and going changes.
 
 In a friend game being played (not turn-based) a seat gone for ``leave_timeout`` may be claimed
 against: every client is sent a ``presence`` message when a seat comes or goes and when the wait is
 over. In a timed game against the AI the human's clock pauses while no socket of theirs is
-connected (``sync_clock``: stored before it is told).
+connected (``sync_clock``: stored before it is told). When spectators come or go, here or in another
+process, every client is told their number (``watching``: the changes of ``WATCHING_DELAY`` seconds
+told at once, so a crowd arriving is not told to everyone once per arrival).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from .live import LiveGame
 from .news import News
 from .sockets import Connection
 
+WATCHING_DELAY = 0.5
+"""Seconds a change in the number of spectators waits, so the changes meanwhile are told at once."""
+
 
 class Presence:
     """Seats arriving and leaving, here or (as they said) in other processes; owns the away timers
@@ -28,6 +33,7 @@ class Presence:
         self.news = news
         self.catchup = catchup
         self._clock_tasks: set[asyncio.Task[None]] = set()
+        self._watching: dict[str, asyncio.TimerHandle] = {}
 
     def arrived(self, game: LiveGame, conn: Connection | None) -> None:
         """A seat that was away is back (its state already says so): the others are told."""
@@ -86,11 +92,26 @@ class Presence:
         self.news.broadcast(game)
         self.news.wake_clocks()
 
+    def watching(self, game: LiveGame) -> None:
+        """The number of the game's spectators changed: every client is told it soon (once for all the
+        changes until then)."""
+        if self.context.closing or game.info.id in self._watching:
+            return
+        loop = asyncio.get_running_loop()
+        self._watching[game.info.id] = loop.call_later(WATCHING_DELAY, self._tell_watching, game)
+
+    def _tell_watching(self, game: LiveGame) -> None:
+        self._watching.pop(game.info.id, None)
+        self.news.tell_presence(game)
+
     def stop(self, games: list[LiveGame]) -> None:
-        """Cancel the away timers of ``games``."""
+        """Cancel the away timers of ``games`` and the spectators' counts still to tell."""
         for game in games:
             if game.away_timer is not None:
                 game.away_timer.cancel()
+        for handle in self._watching.values():
+            handle.cancel()
+        self._watching.clear()
 
     def _changed(self, game: LiveGame, arrived: Connection | None = None) -> None:
         """A seat came or went: an AI game's clock pauses or resumes; in a friend game every client is

@@ -76,8 +76,31 @@ function stoneToken(stone, number, opts) {
       data: { action: claim.action },
       attrs: { type: "button", "aria-label": t("Claim stone {n}", { n: number }) },
     }, fittedText(t("Claim"), { cls: "claim-label", width: 40, size: 10, weight: 700 })));
+  } else if (opts.whyNot && opts.whyNot.has(number)) {
+    token.append(whyNotButton(number, opts));
   }
   return token;
+}
+
+/** The "Why not?" button of a stone the seat has a complete side of but may not claim now: it
+ * asks the page to show the server's answer (opts.onWhyNot), which it controls. */
+function whyNotButton(number, opts) {
+  const label = t("Why can I not claim stone {n}?", { n: number });
+  return el("button", {
+    class: "why-not",
+    title: label,
+    data: { whyNot: number },
+    attrs: {
+      type: "button", "aria-label": label, "aria-controls": "why-not",
+      "aria-expanded": String(opts.whyOpen === number),
+    },
+    on: {
+      click: (event) => {
+        event.stopPropagation();
+        opts.onWhyNot(number);
+      },
+    },
+  }, fittedText(t("Why not?"), { cls: "why-not-label", width: 40, size: 10 }));
 }
 
 function columnNode(stone, index, opts) {
@@ -118,6 +141,8 @@ function withProvisional(stones, play) {
  * and the server's `formations`) into `container`; stones are numbered 1-9.
  * opts: {bottom: seat shown at the bottom, names: [n0, n1], stoneActions: Map(stone -> action),
  * cardActions: Map("seat:stone:card" -> action), claims: Map(stone -> {action, why}),
+ * whyNot: a Set of the stones with a "Why not?" button, whyOpen: the stone whose answer is shown,
+ * onWhyNot(stone): what a click on one does,
  * marks: a Set of what to frame as the last turn ("seat:stone:card", "mode:stone:card",
  * "claim:stone"; see lastturn.js), over: bool (label every complete side), provisional:
  * {seat, stone, card} (a play shown on the board but not sent yet, class "provisional") or null}

@@ -4,10 +4,11 @@
 // (performance.now()) and shows, at every tick, the value minus the time elapsed since: nothing
 // is accumulated, so the page never drifts from the server's view; a clock stops at 0 (the
 // server ends the game then). Real-time clocks read "4:59" and warn under 10 s (a class, and
-// a short sound if sounds are on); turn-based clocks read "2 days left".
+// a short sound if sounds are on); turn-based clocks read "2 days left". The AI is not timed
+// (the server never runs its clock): its seat (`ai_seat`) reads "AI — no clock".
 
 import { el } from "./dom.js";
-import { tn } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { warnLowTime } from "./signals.js";
 
 const LOW_MS = 10_000;
@@ -16,7 +17,9 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-const clocks = { control: null, left: null, running: null, since: 0, seat: null, timer: null, warned: false };
+const clocks = {
+  control: null, left: null, running: null, since: 0, seat: null, ai: null, timer: null, warned: false,
+};
 
 /** Take the clocks of a state message (at the moment it is received). */
 export function setClocks(msg) {
@@ -24,6 +27,7 @@ export function setClocks(msg) {
   if (running !== clocks.running) clocks.warned = false;
   Object.assign(clocks, {
     control: msg.clock || null, left: msg.clocks || null, running, since: performance.now(), seat: msg.seat,
+    ai: msg.ai_seat ?? null,
   });
   window.clearInterval(clocks.timer);
   clocks.timer = running === null ? null : window.setInterval(paintClocks, TICK_MS);
@@ -64,9 +68,18 @@ export function turnText(ms) {
   return tn("{n} minute left", "{n} minutes left", minutes);
 }
 
-/** The clock of `seat` for its panel (null at an untimed table); the ticks keep it up to date. */
+/** The clock of `seat` for its panel (null at an untimed table); the ticks keep it up to date. The
+ * AI's seat of a real-time table says that it has no clock (turn-based: only the running clock shows). */
 export function clockNode(seat) {
   if (!clocks.left) return null;
+  if (seat === clocks.ai) {
+    const node = el("span", {
+      class: "clock no-clock", text: t("AI — no clock"), title: t("The AI is not timed: only the human player's clock runs."),
+      attrs: { id: `clock-${seat}` }, data: { seat },
+    });
+    node.hidden = turnBased();
+    return node;
+  }
   const node = el("span", { class: "clock", attrs: { id: `clock-${seat}`, role: "timer" }, data: { seat } });
   paintClock(node, seat);
   return node;
@@ -86,6 +99,7 @@ function paintClock(node, seat) {
 
 function paintClocks() {
   for (const seat of [0, 1]) {
+    if (seat === clocks.ai) continue;
     const node = document.getElementById(`clock-${seat}`);
     const warn = node ? paintClock(node, seat) : false;
     if (warn && seat === clocks.seat && !clocks.warned) {

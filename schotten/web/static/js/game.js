@@ -8,7 +8,7 @@ import { renderBoard, roundLines } from "./board.js";
 import { chatError, onChat, renderChat, wireChat } from "./chat.js";
 import { setClocks } from "./clocks.js";
 import { connect, ERROR_TEXT, send } from "./connection.js";
-import { byId, fill } from "./dom.js";
+import { byId, el, fill } from "./dom.js";
 import { renderAway, renderEndButtons, setAway, wireEndings } from "./endings.js";
 import { initI18n, N_, t } from "./i18n.js";
 import { renderInvite, renderJoin, wireJoin } from "./join.js";
@@ -19,8 +19,11 @@ import {
 import { movesOf } from "./legal.js";
 import { renderLog, wholeLog } from "./log.js";
 import { onMoment } from "./moments.js";
-import { renderDecks, renderPanel, renderScore, renderStatus, statusText } from "./panels.js";
+import {
+  renderDecks, renderPanel, renderScore, renderStatus, renderWatching, statusText,
+} from "./panels.js";
 import { playersLine } from "./people.js";
+import { whyNotText } from "./proofs.js";
 import {
   keepSelection, onRefused, reviewProvisional, settle, wirePlays,
 } from "./plays.js";
@@ -31,9 +34,9 @@ import { signalCounts, signalTurn, wireSignals } from "./signals.js";
 import {
   badSeatLink, bottomSeat, game, gameId, isMine, isSeated, legalNow, names,
 } from "./state.js";
-import { splitRules, whyLinks } from "./why.js";
+import { splitRules, whyLinks, withWhy } from "./why.js";
 
-const page = { animated: 0 };
+const page = { animated: 0, whyOpen: null };
 
 // ------------------------------------------------------------------ the board
 
@@ -60,6 +63,37 @@ function claimMap(moves) {
   return new Map(moves.claims.map(({ stone, action }) => [stone, { action, why: claimWhy(stone).text }]));
 }
 
+/** The stones this seat may ask "Why not?" about: a complete side of its own, no claim now. */
+function whyNotStones() {
+  return new Set(Object.keys(game.msg.why_not || {}).map(Number));
+}
+
+/** Show (or hide, on a second click) why `stone` may not be claimed, and keep the focus on its button. */
+function toggleWhyNot(stone) {
+  page.whyOpen = page.whyOpen === stone ? null : stone;
+  renderBoardAndPrompt();
+  const button = document.querySelector(`#board [data-why-not="${stone}"]`);
+  if (button) button.focus();
+}
+
+/** The answer to the open "Why not?", in the page's words from the server's data. */
+function renderWhyNot() {
+  const node = byId("why-not");
+  const answer = page.whyOpen === null ? null : (game.msg.why_not || {})[String(page.whyOpen)];
+  node.hidden = !answer;
+  if (!answer) {
+    fill(node);
+    return;
+  }
+  const { text, rules } = whyNotText(answer);
+  const close = el("button", {
+    class: "btn small", text: t("Close"), attrs: { type: "button" },
+    on: { click: () => toggleWhyNot(page.whyOpen) },
+  });
+  fill(node, el("p", { data: { stone: page.whyOpen } },
+    el("strong", { text: `${t("Stone {n}", { n: page.whyOpen })}: ` }), ...withWhy(text, rules)), close);
+}
+
 /** The turn the board frames: of the round shown (the live one, or the one that ended). */
 function shownTurn(ended) {
   const { msg } = game;
@@ -75,6 +109,9 @@ function drawBoard(moves, turn, ended) {
     stoneActions: ended ? new Map() : stoneActions(moves),
     cardActions: ended ? new Map() : cardActions(moves),
     claims: ended ? new Map() : claimMap(moves),
+    whyNot: ended ? new Set() : whyNotStones(),
+    whyOpen: page.whyOpen,
+    onWhyNot: toggleWhyNot,
     marks: turnMarks(turn),
     over: msg.status === "over" || Boolean(ended),
     provisional: game.provisional && !ended ? { ...game.provisional, seat: msg.seat } : null,
@@ -87,7 +124,9 @@ function renderBoardAndPrompt() {
   const ended = shownRound();
   const moves = ended ? movesOf([]) : movesOf(legalNow());
   const turn = shownTurn(ended);
+  if (ended || !whyNotStones().has(page.whyOpen)) page.whyOpen = null;
   drawBoard(moves, turn, ended);
+  renderWhyNot();
   renderPrompt(moves, ended ? roundEndPrompt(game.msg, names(), render) : null);
   byId("last-turn").textContent = turnSummary(turn, names());
   return turn;
@@ -150,6 +189,7 @@ function render(what = "all") {
   const bottom = bottomSeat();
   const moves = shownRound() ? movesOf([]) : movesOf(legalNow());
   renderStatus();
+  renderWatching();
   renderScore();
   renderPanel("panel-top", 1 - bottom, moves);
   renderPanel("panel-bottom", bottom, moves);
@@ -215,9 +255,19 @@ function onState(msg) {
   if (undone) showMessage(undone, "info");
 }
 
-/** Who is away, told when a seat comes or goes (between state messages). */
+/** Who is away and how many watch, told when a seat or a spectator comes or goes (between state messages). */
 function onPresence(msg) {
-  if (game.msg) setAway(msg);
+  if (Number.isInteger(msg.spectators)) game.spectators = msg.spectators;
+  if (!game.msg) return;
+  setAway(msg);
+  renderWatching();
+}
+
+/** The socket closed: what it told of the spectators is told again (if any watch) once it is back. */
+function onLost() {
+  settle();
+  game.spectators = 0;
+  if (game.msg) renderWatching();
 }
 
 function onError(msg) {
@@ -302,7 +352,7 @@ async function main() {
     return;
   }
   loadInfo();
-  connect({ onState, onError, onLost: settle, onChat, onPresence });
+  connect({ onState, onError, onLost, onChat, onPresence });
   if (badSeatLink) showMessage(t(ERROR_TEXT.bad_token));
 }
 

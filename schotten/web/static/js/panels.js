@@ -5,7 +5,7 @@ import { backsNode, decksNode, pileNode } from "./board.js";
 import { cardFace, cardName, sortCards } from "./cards.js";
 import { clockNode } from "./clocks.js";
 import { byId, el, fill } from "./dom.js";
-import { N_, t } from "./i18n.js";
+import { N_, t, tn } from "./i18n.js";
 import { variantName } from "./labels.js";
 import { isPlayable } from "./legal.js";
 import { game, isMine, names } from "./state.js";
@@ -39,6 +39,19 @@ export function renderStatus() {
     turn: String(msg.view.turn),
   });
   node.classList.toggle("mine", isMine());
+}
+
+/** Who watches: "You are watching." to a spectator, and to everyone how many spectators there are
+ * (`game.spectators`, from the server's presence messages; never who they are). */
+export function renderWatching() {
+  const n = game.spectators;
+  const parts = [
+    game.msg.seat === null ? el("span", { class: "you-watch", text: t("You are watching this game.") }) : null,
+    n > 0 ? el("span", { class: "spectators", text: tn("{n} spectator", "{n} spectators", n), data: { count: n } }) : null,
+  ].filter(Boolean);
+  const node = byId("watching");
+  node.hidden = !parts.length;
+  fill(node, ...parts);
 }
 
 /** The variant, the round and the score. */

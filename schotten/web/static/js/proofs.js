@@ -3,7 +3,7 @@
 // rule the proof rests on kept apart (the page shows it as a "why?" link).
 
 import { cardName, colourName, parseCard, TACTICS } from "./cards.js";
-import { N_, t } from "./i18n.js";
+import { language, N_, t, tn } from "./i18n.js";
 import { splitRules } from "./why.js";
 
 // The server's rank keys (schotten.engine.explain.RANK_KEYS) and their names.
@@ -62,5 +62,45 @@ export function claimText(proof) {
     mine: formationText(proof.mine),
     theirs: proof.theirs ? formationText(proof.theirs) : "",
   });
+  return { text, rules: [found[1]] };
+}
+
+// Why a stone may not be claimed (the state message's why_not entries), by kind, and the rule.
+const WHY_NOT_SENTENCES = {
+  can_lose: [N_("Their side can still make {theirs}, which beats your {mine}."), "R5.2"],
+  loses: [N_("Their {theirs} beats your {mine}."), "R5.1"],
+  tie: [N_("Your {mine} ties their {theirs} but they completed first."), "R4.6"],
+};
+
+/** The unseen cards a stronger completion needs, as a list in the page's language: "green 6 and green 7". */
+function cardList(cards) {
+  const names = cards.map(cardName);
+  return new Intl.ListFormat(language(), { style: "long", type: "conjunction" }).format(names);
+}
+
+/** The other side's stronger completion and the unseen cards it needs (R5.2), in words. */
+function canLoseText(values, needed) {
+  return tn("Their side can still make {theirs}, which beats your {mine}: {cards} is not visible yet.",
+    "Their side can still make {theirs}, which beats your {mine}: {cards} are not visible yet.",
+    needed.length, { ...values, cards: cardList(needed) });
+}
+
+/**
+ * Why the seat may not claim a stone now, translated, and the rules it rests on: {text, rules}
+ * from a why_not entry ({text, kind, mine, theirs, needed, tie, wait}). A proof that holds waits
+ * for the claim step (rule `wait`); the engine's English sentence when the kind is not known.
+ */
+export function whyNotText(answer) {
+  if (!answer) return { text: "", rules: [] };
+  if (answer.wait) {
+    const proof = claimText(answer);
+    const step = t("You may claim this stone in your next claim step.");
+    return { text: `${step} ${proof.text}`, rules: [answer.wait, ...proof.rules] };
+  }
+  const found = WHY_NOT_SENTENCES[answer.kind === "loses" && answer.tie ? "tie" : answer.kind];
+  if (!found || !answer.mine || !answer.theirs) return splitRules(answer.text || "");
+  const values = { mine: formationText(answer.mine), theirs: formationText(answer.theirs) };
+  const needed = answer.needed || [];
+  const text = answer.kind === "can_lose" && needed.length ? canLoseText(values, needed) : t(found[0], values);
   return { text, rules: [found[1]] };
 }

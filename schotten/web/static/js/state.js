@@ -42,6 +42,7 @@ export const game = {
   roundsSeen: -1,
   asking: false,
   keptFor: null,
+  spectators: 0,
   render: () => {},
 };
 
