@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from browser_helpers import Browser, LiveServer, play_a_card
 
+from schotten.web.players.rating_rules import MIN_DECISIONS
+
 PASSWORD = "correct horse battery"
 
 
@@ -106,8 +108,9 @@ def rating_of(page: Any, url: str, username: str) -> dict[str, Any]:
 
 def test_two_newcomers_meet_play_a_rated_game_and_see_their_ratings_change(pages: Browser,
                                                                            server: LiveServer) -> None:
-    """Sign up, Play now rated, paired, a card played and a resignation: the winner's rating rises and
-    the loser's falls, on the profile pages (with a chart point), at the table and on the leaderboard."""
+    """Sign up, Play now rated, paired, the fewest decisions a rated game takes (three cards each) and
+    a resignation: the winner's rating rises and the loser's falls, on the profile pages (with a chart
+    point), at the table and on the leaderboard."""
     ann, bob = pages.page(), pages.page()
     sign_up(ann, server.url, "Ann_new")
     sign_up(bob, server.url, "Bob_new")
@@ -121,9 +124,11 @@ def test_two_newcomers_meet_play_a_rated_game_and_see_their_ratings_change(pages
         assert re.fullmatch(r"(Ann_new|Bob_new) \(1500\?\) \N{EN DASH} (Ann_new|Bob_new) \(1500\?\) Rated",
                             page.inner_text("#players-line")), page.inner_text("#players-line")
     assert ann.url == bob.url
-    mover = ann if ann.locator("#hand .card.playable").count() else bob
-    play_a_card(mover)
-    loser = bob if mover is ann else ann
+    first = ann if ann.locator("#hand .card.playable").count() else bob
+    loser = bob if first is ann else ann
+    for _ in range(MIN_DECISIONS):
+        play_a_card(first)
+        play_a_card(loser)
     loser.wait_for_selector("#resign:not([hidden])")
     loser.click("#resign")
     loser.click("#confirm-end-yes")
