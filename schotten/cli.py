@@ -17,7 +17,6 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperCommand, TyperGroup
 
 from . import tui
 from .arena import arena_command
@@ -43,33 +42,8 @@ from .engine.explain import claim_proof, formation_words, reachable
 from .engine.position import parse_position
 from .engine.record import parse_record, states_of, write_record_file
 from .engine.view import actors, view
+from .protocol.flags import FlagCommand, FlagGroup
 from .protocol.program import bot_command
-
-
-def _untyped_flags(params: list[Any]) -> list[Any]:
-    """``params`` with no value type shown beside a flag: Typer's help writes ``<bool>`` after every
-    flag (``--help``, ``--json``), which takes no value."""
-    for param in params:
-        if getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-    return params
-
-
-class FlagCommand(TyperCommand):
-    """A command whose help shows no ``<bool>`` beside its flags."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        """The command's parameters, flags without a value type."""
-        return _untyped_flags(super().get_params(ctx))
-
-
-class FlagGroup(TyperGroup):
-    """The ``schotten`` command: its help shows no ``<bool>`` beside ``--help``."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        """The group's parameters, flags without a value type."""
-        return _untyped_flags(super().get_params(ctx))
-
 
 app = typer.Typer(
     cls=FlagGroup,

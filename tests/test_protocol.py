@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -519,3 +520,12 @@ def test_a_bot_that_only_chatters_still_times_out(no_leftovers: None) -> None:
     with pytest.raises(BotFailure, match=re.escape("did not answer 'ready' within 0.5 s")):
         bot.start()
     assert len(bot.infos) == bot.infos.maxlen
+
+
+def test_the_bot_program_s_help_shows_no_value_type_beside_a_flag() -> None:
+    """The bot program's ``--help`` takes no value: its help line shows no ``<bool>`` (issue 26);
+    its options that take one still show their type."""
+    done = subprocess.run([*PROGRAM, "--help"], capture_output=True, text=True, check=False,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    assert "--help" in done.stdout and "<bool>" not in done.stdout and "<int>" in done.stdout

@@ -18,6 +18,7 @@ import typer
 from ..bots import Bot, make_bot
 from ..engine.view import View
 from . import messages as M
+from .flags import FlagCommand
 
 
 class _Session:
@@ -101,7 +102,9 @@ def bot_command(
 
 def main() -> None:
     """Run ``bot_command`` as a program of its own (its arguments come from ``sys.argv``)."""
-    typer.run(bot_command)
+    program = typer.Typer(add_completion=False)
+    program.command(cls=FlagCommand)(bot_command)
+    program()
 
 
 if __name__ == "__main__":
