@@ -10,11 +10,10 @@ opponent's hand or the deck order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import MODE_BLUFF, MODE_MUD, NUM_CLAN, NUM_STONES, card_str
+from .cards import MODE_BLUFF, MODE_MUD, NUM_CLAN, card_str
 from .explain import ClaimProof, claim_proof
 from .formations import side_strength
 from .numeric import NumericView, clan_mask
@@ -128,16 +127,24 @@ def why_not(seen: View) -> dict[int, WhyNot]:
     seat = seen.seat
     if seat is None or seen.phase == Phase.OVER.name:
         return {}
+    asked = askable(seen)
+    if not asked:
+        return {}
     table = SeenTable.of(seen)
     wait = "R8.1" if table.settings.expert else "R3.3"
     found: dict[int, WhyNot] = {}
-    for stone in _asked(table, seat, seen.claimable):
+    for stone in asked:
         proof = claim_proof(table, seat, stone)
         found[stone] = WhyNot(proof, wait if proof.holds else None)
     return found
 
 
-def _asked(table: SeenTable, seat: int, claimable: Sequence[int]) -> list[int]:
-    return [s for s in range(NUM_STONES)
-            if table.owner[s] < 0 and table.is_complete(seat, s) and s not in claimable]
+def askable(seen: View) -> list[int]:
+    """The stones (0-8) ``why_not(seen)`` answers: unclaimed, with a complete side of ``seen``'s seat,
+    not claimable by it now; a spectator's view or a finished game: none. Cheap: read off the view."""
+    seat = seen.seat
+    if seat is None or seen.phase == Phase.OVER.name:
+        return []
+    return [s for s, stone in enumerate(seen.stones)
+            if stone.owner < 0 and stone.complete[seat] and s not in seen.claimable]
 

@@ -306,10 +306,13 @@ def seated_pages(pages: Browser, base: str, links: list[str], init_script: str |
 
 
 def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callable[[dict[str, Any]], bool],
-                     pick: Callable[[list[str], random.Random], str] | None = None) -> dict[str, Any]:
+                     pick: Callable[[list[str], random.Random], str] | None = None,
+                     ask_why_not: bool = False) -> dict[str, Any]:
     """Both seats of ``grant``'s table (see ``open_friend_table``) play over WebSockets until
     ``until(state)`` holds for Ann's state message (or the game ends): claims first, else
-    ``pick(legal, rng)`` (by default a seeded random legal move). Ann's last state message."""
+    ``pick(legal, rng)`` (by default a seeded random legal move). Ann's last state message; with
+    ``ask_why_not``, each of Ann's states carries ``answers``: the server's answer to a "why not?"
+    on each stone its ``why_not`` lists."""
     from websockets.sync.client import connect
 
     rng = random.Random(seed)
@@ -317,7 +320,7 @@ def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callabl
     with connect(where + grant["tokens"][0]) as ws0, connect(where + grant["tokens"][1]) as ws1:
         sockets = [ws0, ws1]
         states = [recv_main(ws) for ws in sockets]
-        while not until(states[0]) and states[0]["status"] != "over":
+        while not until(_asked(ws0, states[0], ask_why_not)) and states[0]["status"] != "over":
             mover = next(seat for seat in (0, 1) if states[seat]["view"]["legal"])
             legal = states[mover]["view"]["legal"]
             claims = [a for a in legal if a.startswith("claim")]
@@ -325,6 +328,26 @@ def play_friend_game(base: str, grant: dict[str, Any], seed: int, until: Callabl
             states[mover] = _with_log(states[mover], _send_move(sockets[mover], move))
             states[1 - mover] = _with_log(states[1 - mover], recv_main(sockets[1 - mover]))
     return dict(states[0])
+
+
+def _asked(ws: Any, state: dict[str, Any], ask: bool) -> dict[str, Any]:
+    """``state`` with ``answers``: stone (its number as text) to the server's answer to a "why not?"
+    on it, for each stone its ``why_not`` lists (when ``ask``)."""
+    if ask:
+        state["answers"] = {str(stone): _send_until_taken(ws, {"type": "why_not", "stone": stone})["answer"]
+                            for stone in state["why_not"]}
+    return state
+
+
+def _send_until_taken(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """Send ``message`` and read the answer; a flood refusal is waited out and it is sent again."""
+    for _ in range(5):
+        ws.send(json.dumps(message))
+        answer = recv_main(ws)
+        if answer.get("code") != "flood":
+            return answer
+        time.sleep(1.0)
+    raise AssertionError(f"{message} was refused again and again")
 
 
 def _with_log(before: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:

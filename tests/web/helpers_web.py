@@ -206,19 +206,25 @@ def ai_seat_of(players: list[str | None]) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
-def expected_why_not(state: GameState, seat: int | None) -> Message:
-    """The ``why_not`` field ``seat`` should get: for each unclaimed stone where its side is complete
-    and that it may not claim now, the claim proof of the whole state (with the claim step's rule
-    when it holds: R3.3, R8.1 in the expert variant)."""
+def expected_why_not(state: GameState, seat: int | None) -> list[int]:
+    """The ``why_not`` field ``seat`` should get: each unclaimed stone (1-9) where its side is
+    complete and that it may not claim now."""
     if seat is None or state.is_over:
-        return {}
+        return []
     claimable = view(state, seat).claimable
+    return [stone + 1 for stone in range(NUM_STONES)
+            if state.owner[stone] < 0 and state.is_complete(seat, stone) and stone not in claimable]
+
+
+def expected_why_not_answers(state: GameState, seat: int | None) -> Message:
+    """The answers ``seat`` should get to a "why not?" on each stone of its ``why_not``: the claim
+    proof of the whole state (with the claim step's rule when it holds: R3.3, R8.1 in the expert
+    variant)."""
     wait = "R8.1" if state.settings.expert else "R3.3"
     found: Message = {}
-    for stone in range(NUM_STONES):
-        if state.owner[stone] < 0 and state.is_complete(seat, stone) and stone not in claimable:
-            proof = claim_proof(state, seat, stone)
-            found[str(stone + 1)] = WhyNot(proof, wait if proof.holds else None).to_dict()
+    for stone in expected_why_not(state, seat):
+        proof = claim_proof(state, seat, stone - 1)
+        found[str(stone)] = WhyNot(proof, wait if proof.holds else None).to_dict()
     return found
 
 
@@ -245,7 +251,7 @@ def expected_state(state: GameState, seat: int | None, version: int, players: li
         "last": public_last(state, seat),
         "can_undo": can_undo,
         "claims": claims,
-        "why_not": expected_why_not(state, seat) if playing else {},
+        "why_not": expected_why_not(state, seat) if playing else [],
         "legal": legal_parts(state, seat, status),
         "auto_draw": seat == state.turn and state.draw_is_forced,
         "formations": formations(state),

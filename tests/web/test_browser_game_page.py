@@ -32,7 +32,7 @@ def server(sync_api: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 def can_lose(state: dict[str, Any]) -> list[str]:
     """The stones of a state message that its seat may not claim because the other side can still win."""
-    return [stone for stone, answer in state["why_not"].items() if answer["kind"] == "can_lose"]
+    return [stone for stone, answer in state["answers"].items() if answer["kind"] == "can_lose"]
 
 
 def watching(page: Any) -> str:
@@ -54,9 +54,9 @@ def test_why_not_tells_why_a_stone_cannot_be_claimed(pages: Browser, server: Liv
     language with a "why?" link to the rule, and closes again. Bob and a spectator get no such button
     for it; a Portuguese reader gets the same answer in Portuguese."""
     grant, links = open_friend_table(server.url)
-    state = play_friend_game(server.url, grant, 26, lambda s: bool(can_lose(s)))
+    state = play_friend_game(server.url, grant, 26, lambda s: bool(can_lose(s)), ask_why_not=True)
     stone = can_lose(state)[0]
-    answer = state["why_not"][stone]
+    answer = state["answers"][stone]
     ann = seated_pages(pages, server.url, links[:1])[0]
     button = ann.locator(f'#board [data-why-not="{stone}"]')
     assert button.get_attribute("aria-label") == f"Why can I not claim stone {stone}?"

@@ -23,7 +23,9 @@ from helpers_web import (
     choose,
     create,
     expected_why_not,
+    expected_why_not_answers,
     join,
+    next_message,
     receive_state,
     service_of,
     socket_path,
@@ -36,7 +38,7 @@ from schotten.engine.actions import DONE_ID
 from schotten.engine.cards import NUM_CLAN
 from schotten.web.core.vocab import Mode, Status
 from schotten.web.games.live import LiveGame
-from schotten.web.games.outbound import state_text
+from schotten.web.games.outbound import state_text, why_not_text
 from schotten.web.storage.rows import GameInfo
 
 MOMENT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -69,36 +71,65 @@ def _redealt(state: GameState, seat: int, rng: random.Random) -> GameState:
     return other
 
 
+def _served(info: GameInfo, state: Any) -> LiveGame:
+    return LiveGame(info, state, 0, now=lambda: MOMENT)
+
+
 def _told(info: GameInfo, state: Any, seat: int | None) -> Message:
-    message: Message = json.loads(state_text(LiveGame(info, state, 0, now=lambda: MOMENT), seat))
+    message: Message = json.loads(state_text(_served(info, state), seat))
     return message
+
+
+def _answers(info: GameInfo, state: Any, seat: int | None, stones: list[int]) -> Message:
+    """The answers to a "why not?" on each of ``stones``, as ``seat`` would be sent them."""
+    answers = {}
+    for stone in stones:
+        answer = json.loads(why_not_text(_served(info, state), seat, stone))
+        assert answer["type"] == "why_not" and answer["stone"] == stone
+        answers[str(stone)] = answer["answer"]
+    return answers
 
 
 # ---------------------------------------------------------------------- why not (item 7)
 
 
 def test_why_not_is_the_same_whatever_the_opponent_holds() -> None:
-    """R10: a seat's state message answers "why not?" for every stone with a complete side of its own
-    that it may not claim now (R5), word for word the same when the opponent's hand and the decks are
-    dealt anew from the same unseen cards; a spectator is answered nothing."""
+    """R10: a seat's state message lists every stone with a complete side of its own that it may not
+    claim now (R5), and the answer to a "why not?" on each is word for word the same when the
+    opponent's hand and the decks are dealt anew from the same unseen cards; a spectator is listed
+    nothing and answered null."""
     info = GameInfo(id="why", variant="tactics", rounds=1, seed=SEED, mode=Mode.FRIEND, level=None,
                     ai_seat=None, players=["Ann", "Bob"], token_hashes=[None, None], status=Status.PLAYING)
     rng, compared = random.Random(26), 0
     for seed in range(4):
         for state in _positions(Settings.of("tactics"), seed):
-            assert _told(info, state, None)["why_not"] == {}
+            assert _told(info, state, None)["why_not"] == []
+            assert _answers(info, state, None, list(range(1, 10))) == {str(s): None for s in range(1, 10)}
             for seat in (0, 1):
                 other = _redealt(state, seat, rng)
-                answers = _told(info, state, seat)["why_not"]
-                assert answers == _told(info, other, seat)["why_not"] == expected_why_not(state, seat)
-                compared += bool(answers) and other.hands[1 - seat] != state.hands[1 - seat]
+                stones = _told(info, state, seat)["why_not"]
+                assert stones == _told(info, other, seat)["why_not"] == expected_why_not(state, seat)
+                answers = _answers(info, state, seat, list(range(1, 10)))
+                assert answers == _answers(info, other, seat, list(range(1, 10)))
+                assert {k: v for k, v in answers.items() if v is not None} == \
+                    expected_why_not_answers(state, seat)
+                compared += bool(stones) and other.hands[1 - seat] != state.hands[1 - seat]
     assert compared > 30, compared
 
 
+def _ask(ws: WebSocketTestSession, stone: int) -> Message:
+    """Ask "why not?" on ``stone`` over the socket; the answer message."""
+    ws.send_json({"type": "why_not", "stone": stone})
+    answer = next_message(ws)
+    assert answer["type"] == "why_not" and answer["stone"] == stone, answer
+    return answer
+
+
 def test_a_seat_is_told_why_not_over_its_socket(client: TestClient) -> None:
-    """R5.2 through the socket: each seat's state names the stones it may ask about, with the proof's
-    kind, formations, the unseen cards a stronger completion needs and its English sentence; once the
-    game is over (here by a resignation, the board still open) nothing is asked about any more."""
+    """R5.2 through the socket: each seat's state lists the stones it may ask about; asked, the server
+    answers with the proof's kind, formations, the unseen cards a stronger completion needs and its
+    English sentence; a stone it may not ask about, a malformed question or a finished game (here by a
+    resignation, the board still open) gets no answer."""
     grant = create(client, seed=SEED + 26)
     tokens = [grant["token"], join(client, grant["id"])["token"]]
     rng, seen = random.Random(26), 0
@@ -107,22 +138,32 @@ def test_a_seat_is_told_why_not_over_its_socket(client: TestClient) -> None:
         sockets = (first, second)
         messages = [receive_state(first), receive_state(second)]
         while messages[0]["status"] == "playing" and not (seen >= 3 and messages[0]["why_not"]):
-            for message in messages:
-                for stone, answer in message["why_not"].items():
-                    assert stone not in message["claims"]
-                    assert answer["kind"] in ("can_lose", "loses", "beats", "ties_first", "unbeatable",
-                                              "incompletable")
-                    assert (answer["wait"] is None) == (answer["kind"] in ("can_lose", "loses"))
-                    if answer["kind"] == "can_lose":
-                        assert answer["text"].endswith("(R5.2)") and answer["theirs"]["cards"]
+            for ws, message in zip(sockets, messages, strict=True):
+                for stone in message["why_not"]:
+                    answer = _ask(ws, stone)
+                    assert answer["version"] == message["version"]
+                    found = answer["answer"]
+                    assert str(stone) not in message["claims"]
+                    assert found["kind"] in ("can_lose", "loses", "beats", "ties_first", "unbeatable",
+                                             "incompletable")
+                    assert (found["wait"] is None) == (found["kind"] in ("can_lose", "loses"))
+                    if found["kind"] == "can_lose":
+                        assert found["text"].endswith("(R5.2)") and found["theirs"]["cards"]
                         seen += 1
             turn = messages[0]["view"]["turn"]
             sockets[turn].send_json({"type": "action", "action": choose(messages[turn], rng)})
             messages = [receive_state(first), receive_state(second)]
         assert seen >= 3 and messages[0]["why_not"], "no stone could be asked about: choose another seed"
+        asked = messages[0]["why_not"][0]
+        other = next(s for s in range(1, 10) if s not in messages[0]["why_not"])
+        assert _ask(first, other)["answer"] is None
+        first.send_json({"type": "why_not", "stone": 10})
+        refused = next_message(first)
+        assert refused["type"] == "error" and refused["code"] == "bad_message", refused
         first.send_json({"type": "resign"})
         over = receive_state(first)
-        assert over["status"] == "over" and over["why_not"] == {}
+        assert over["status"] == "over" and over["why_not"] == []
+        assert _ask(first, asked)["answer"] is None
 
 
 # ---------------------------------------------------------------------- the AI's clock (item 8)

@@ -3,7 +3,8 @@
 Client to server: ``{"type": "action", "action": "7b@3", "version": 12}`` (version
 optional), ``{"type": "undo"}``, ``{"type": "sync"}``, ``{"type": "resign"}``,
 ``{"type": "abort"}``, ``{"type": "claim_victory"}``, ``{"type": "chat", "text": "hi"}`` (or
-``"quick": "good_luck"``; a spectator may add ``"name"``) and ``{"type": "mute", "muted": true}``.
+``"quick": "good_luck"``; a spectator may add ``"name"``), ``{"type": "mute", "muted": true}`` and
+``{"type": "why_not", "stone": 5}``.
 ``parse_client_message`` turns a text frame into one of these or raises ``ClientError``
 with the code to send back.
 Unknown fields are ignored; types are strict (``"5"`` is not a version, ``true`` is not 5).
@@ -43,7 +44,7 @@ ErrorCode = Literal[
 ]
 """Every error code a socket may receive (see docs/web.md)."""
 
-MESSAGE_TYPES = ("action", "undo", "sync", "resign", "abort", "claim_victory", "chat", "mute")
+MESSAGE_TYPES = ("action", "undo", "sync", "resign", "abort", "claim_victory", "chat", "mute", "why_not")
 _TYPES = ", ".join(f'"{kind}"' for kind in MESSAGE_TYPES)
 QUICK_MESSAGES = ("hello", "good_luck", "well_played", "thanks", "good_game", "oops")
 """The quick chat messages, by key: each page shows them in its reader's language."""
@@ -118,8 +119,15 @@ class MuteMessage(_Message):
     muted: bool
 
 
+class WhyNotMessage(_Message):
+    """A seat asks why it may not claim ``stone`` (1-9) now: answered with a ``why_not`` message."""
+
+    type: Literal["why_not"]
+    stone: int = Field(ge=1, le=9)
+
+
 AnyClientMessage = (ActionMessage | UndoMessage | SyncMessage | ResignMessage | AbortMessage
-                    | ClaimVictoryMessage | ChatMessage | MuteMessage)
+                    | ClaimVictoryMessage | ChatMessage | MuteMessage | WhyNotMessage)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 

@@ -16,6 +16,7 @@ from ..core.messages import (
     ResignMessage,
     SyncMessage,
     UndoMessage,
+    WhyNotMessage,
     error_message,
 )
 from ..core.metrics import REFUSED
@@ -26,7 +27,7 @@ from .endings import Endings
 from .live import LiveGame
 from .news import News, presence_of
 from .opening import Opening
-from .outbound import state_text
+from .outbound import state_text, why_not_text
 from .play import Play
 from .ports import Cluster, Talk
 from .presence import Presence
@@ -134,6 +135,8 @@ class SocketHost:
                 await self.endings.abort(game, conn.seat)
             elif isinstance(message, ClaimVictoryMessage):
                 await self.endings.claim_victory(game, conn.seat)
+            elif isinstance(message, WhyNotMessage):
+                conn.send(why_not_text(game, conn.seat, message.stone))
         except ClientError as error:
             conn.send(error_message(error.code, error.message, error.say))
             if error.code == "stale":

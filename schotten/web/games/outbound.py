@@ -21,7 +21,7 @@ from ...engine import ACTIONS, GameState
 from ...engine.actions import action_parts
 from ...engine.explain import claim_proof, formations
 from ...engine.view import View, public_log, reveal, round_board, view, views
-from ...engine.whynot import why_not
+from ...engine.whynot import askable, why_not
 from ..core.schemas import Table, UnratedReason
 from ..core.vocab import Status
 from ..players import rating_rules
@@ -113,8 +113,7 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
     shared = game.told.shared(state)
     last = {"action": seen.history[-1], "mover": seen.movers[-1]} if seen.history else None
     claims = {str(s + 1): claim_proof(state, state.turn, s).to_dict() for s in seen.claimable}
-    asked = why_not(seen) if info.status == Status.PLAYING else {}
-    unclaimable = {str(s + 1): answer.to_dict() for s, answer in asked.items()}
+    asked = [s + 1 for s in askable(seen)] if info.status == Status.PLAYING else []
     can_undo = (seat is not None and info.status == Status.PLAYING and game.undos_left(seat) > 0
                 and isinstance(undo_span(state, seat), int))
     parts = (
@@ -126,7 +125,7 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
         ("last", encode(last)),
         ("can_undo", encode(can_undo)),
         ("claims", encode(claims)),
-        ("why_not", encode(unclaimable)),
+        ("why_not", encode(asked)),
         ("legal", encode(legal(game, seat))),
         ("auto_draw", encode(seat == state.turn and state.draw_is_forced)),
         ("formations", shared["formations"]),
@@ -142,6 +141,16 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
     )
     return "{" + ",".join(f'"{key}":{text}' for key, text in parts) + "}"
 
+
+
+def why_not_text(game: Served, seat: int | None, stone: int) -> str:
+    """The answer to ``seat``'s "why not?" on ``stone`` (1-9), from its view alone (R10):
+    ``{"type": "why_not", "version", "stone", "answer"}``, the answer null where the state's
+    ``why_not`` does not list the stone (a spectator, a game not being played, a stone it may claim)."""
+    answers = why_not(view(game.state, seat)) if game.info.status == Status.PLAYING else {}
+    answer = answers.get(stone - 1)
+    return encode({"type": "why_not", "version": game.version, "stone": stone,
+                   "answer": answer.to_dict() if answer is not None else None})
 
 def legal(game: Served, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal actions as data (``action_parts``) while its game is played, else none."""

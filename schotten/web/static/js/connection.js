@@ -73,6 +73,7 @@ function onMessage(event) {
   else if (msg.type === "error") link.handlers.onError(msg);
   else if (msg.type === "chat" && link.handlers.onChat) link.handlers.onChat(msg);
   else if (msg.type === "presence" && link.handlers.onPresence) link.handlers.onPresence(msg);
+  else if (msg.type === "why_not" && link.handlers.onWhyNot) link.handlers.onWhyNot(msg);
 }
 
 function onClose(ws, event) {

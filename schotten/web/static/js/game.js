@@ -36,7 +36,7 @@ import {
 } from "./state.js";
 import { splitRules, whyLinks, withWhy } from "./why.js";
 
-const page = { animated: 0, whyOpen: null };
+const page = { animated: 0, whyOpen: null, whyAnswer: null };
 
 // ------------------------------------------------------------------ the board
 
@@ -65,12 +65,26 @@ function claimMap(moves) {
 
 /** The stones this seat may ask "Why not?" about: a complete side of its own, no claim now. */
 function whyNotStones() {
-  return new Set(Object.keys(game.msg.why_not || {}).map(Number));
+  return new Set(game.msg.why_not || []);
+}
+
+/** Ask the server why `stone` may not be claimed (answered by a why_not message). */
+function askWhyNot(stone) {
+  page.whyAnswer = null;
+  send({ type: "why_not", stone });
+}
+
+/** The server's answer to a "Why not?": kept when it answers the stone open in the state shown. */
+function onWhyNot(msg) {
+  if (msg.stone !== page.whyOpen || msg.version !== game.msg.version) return;
+  page.whyAnswer = msg.answer;
+  renderWhyNot();
 }
 
 /** Show (or hide, on a second click) why `stone` may not be claimed, and keep the focus on its button. */
 function toggleWhyNot(stone) {
   page.whyOpen = page.whyOpen === stone ? null : stone;
+  if (page.whyOpen !== null) askWhyNot(stone);
   renderBoardAndPrompt();
   const button = document.querySelector(`#board [data-why-not="${stone}"]`);
   if (button) button.focus();
@@ -79,7 +93,7 @@ function toggleWhyNot(stone) {
 /** The answer to the open "Why not?", in the page's words from the server's data. */
 function renderWhyNot() {
   const node = byId("why-not");
-  const answer = page.whyOpen === null ? null : (game.msg.why_not || {})[String(page.whyOpen)];
+  const answer = page.whyOpen === null ? null : page.whyAnswer;
   node.hidden = !answer;
   if (!answer) {
     fill(node);
@@ -246,6 +260,7 @@ function onState(msg) {
   if (msg.status === "over" || (before && before.status === "open" && msg.status !== "open")) loadInfo();
   if (msg.rematch_of && msg.status === "open") loadKeptSeat(render);
   render();
+  if (page.whyOpen !== null && before && before.version !== msg.version) askWhyNot(page.whyOpen);
   onMoment(before, msg);
   const turn = shownTurn(shownRound());
   page.animated += animateArrivals(arrivals(before, msg, turn), byId("panel-top"));
@@ -352,7 +367,7 @@ async function main() {
     return;
   }
   loadInfo();
-  connect({ onState, onError, onLost, onChat, onPresence });
+  connect({ onState, onError, onLost, onChat, onPresence, onWhyNot });
   if (badSeatLink) showMessage(t(ERROR_TEXT.bad_token));
 }
 
