@@ -10,7 +10,7 @@ Forced decisions (one legal action) are skipped and get no entry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -76,11 +76,13 @@ def review(
     iterations: int = DEFAULT_ITERATIONS,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    only: Collection[int] | None = None,
 ) -> list[Decision]:
-    """Review every unforced decision of a recorded game (see the module docstring); ``progress(done,
-    total)`` is called after each decision."""
+    """Review every unforced decision of a recorded game (see the module docstring), or those of the
+    move numbers in ``only``; ``progress(done, total)`` is called after each decision."""
     checked = parse_record(record)
-    found = list(decisions_of(states_of(checked), list(checked["actions"])))
+    found = [found for found in decisions_of(states_of(checked), list(checked["actions"]))
+             if only is None or found[0] in only]
     reviewed = []
     for number, seen, played in found:
         reviewed.append(judge(seen, played, number, iterations, seed))
