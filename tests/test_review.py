@@ -131,3 +131,12 @@ def test_decision_as_json_numbers_seats_from_one() -> None:
     entry = Decision(3, 1, "5b@2", "6b@2", 0.81234, 0.5, "blunder").as_dict()
     assert entry == {"move": 3, "seat": 2, "action": "5b@2", "best": "6b@2",
                      "win_before": 0.812, "win_after": 0.5, "mark": "blunder"}
+
+
+def test_progress_is_told_after_each_decision() -> None:
+    """``progress(done, total)`` after each decision reviewed (``only``: those move numbers alone)."""
+    record = _short_game()
+    told: list[tuple[int, int]] = []
+    found = review(record, 8, 0, progress=lambda done, total: told.append((done, total)), only={1, 2, 3})
+    assert [d.move for d in found] == [1, 2, 3]
+    assert told == [(1, 3), (2, 3), (3, 3)]
