@@ -23,7 +23,9 @@ from .arena import arena_command
 from .benchmark import BenchConfig, report_lines
 from .benchmark import run as run_bench
 from .bots import Bot, decide, make_bot
+from .bots.analysis import DEFAULT_ITERATIONS, analyse
 from .bots.registry import BOT_NAMES, LEVELS
+from .bots.review import review as review_game
 from .engine import (
     VARIANTS,
     Action,
@@ -525,12 +527,30 @@ def _read_position(position: str) -> str:
     return position.strip()
 
 
+def chances(state: GameState, iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> dict[str, Any]:
+    """The engine's eye on a position, from the view of the seat to move only (R10; ``bots.analysis``):
+    ``win``, each seat's chance of winning the round; ``best``, the best moves found with the mover's
+    chance after each; ``chance``, per stone, each seat's chance of ending up with it. All None or
+    empty when the game is over. Seats are listed P1 first, chances to three decimals."""
+    if state.is_over:
+        return {"win": None, "best": [], "chance": [None] * NUM_STONES}
+    found = analyse(view(state, state.turn), iterations, seed)
+    return {
+        "win": [round(w, 3) for w in found.win],
+        "best": [{"action": c.action, "win": round(c.win, 3)} for c in found.best],
+        "chance": [[round(p, 3) for p in pair] for pair in found.stones],
+    }
+
+
 @app.command(cls=FlagCommand)
 def analyze(
     position: Annotated[str, typer.Argument(help="A position string, or a file holding one.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    iterations: Annotated[int, typer.Option(min=1, help="The analysis budget (search and playouts).")]
+    = DEFAULT_ITERATIONS,
+    seed: Annotated[int, typer.Option(help="The seed of the sampled deals (same seed, same figures).")] = 0,
 ) -> None:
-    """For each stone: both sides' formations and who may claim it now, with the proofs (R5)."""
+    """Each stone's formations, claim proofs (R5) and chances; the best moves of the seat to move."""
     console = _console()
     try:
         state = parse_position(_read_position(position))
@@ -538,10 +558,36 @@ def analyze(
         console.print(f"✗ {error}", style="bold red", markup=False)
         raise typer.Exit(1) from None
     data = analysis(state)
+    eye = chances(state, iterations, seed)
+    for stone, chance in zip(data["stones"], eye.pop("chance"), strict=True):
+        stone["chance"] = chance
+    data.update(eye)
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False))
         return
     _print_analysis(console, state, data)
+    _print_chances(console, data)
+
+
+def _print_chances(console: Console, data: dict[str, Any]) -> None:
+    """The best moves and the chances, as two short tables."""
+    if data["win"] is None:
+        return
+    console.rule(f"P{data['turn']} to move: the best moves found")
+    moves = Table(show_header=True, box=None, padding=(0, 2))
+    for column in ("move", f"P{data['turn']} wins the round"):
+        moves.add_column(column)
+    for entry in data["best"]:
+        moves.add_row(entry["action"], f"{entry['win']:.0%}")
+    console.print(moves)
+    console.rule("chances: the round, and each stone")
+    table = Table(show_header=True, box=None, padding=(0, 2))
+    for column in ("", "P1", "P2"):
+        table.add_column(column)
+    table.add_row("round", *(f"{w:.0%}" for w in data["win"]))
+    for stone in data["stones"]:
+        table.add_row(f"stone {stone['stone']}", *(f"{p:.0%}" for p in stone["chance"]))
+    console.print(table)
 
 
 def _print_analysis(console: Console, state: GameState, data: dict[str, Any]) -> None:
@@ -570,6 +616,37 @@ def _print_analysis(console: Console, state: GameState, data: dict[str, Any]) ->
         console.print(table)
         for claim in stone["claims"]:
             console.print(f"  P{claim['seat']}: {claim['reason']}", markup=False)
+
+
+# ---------------------------------------------------------------------- review
+
+
+@app.command(cls=FlagCommand)
+def review(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A game record (JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    iterations: Annotated[int, typer.Option(min=1, help="The analysis budget per decision.")]
+    = DEFAULT_ITERATIONS,
+    seed: Annotated[int, typer.Option(help="The seed of the sampled deals.")] = 0,
+) -> None:
+    """Judge every decision of a game from the mover's view: the best move, the winning chances, marks."""
+    console = _console()
+    try:
+        decisions = review_game(file.read_text(encoding="utf-8"), iterations, seed)
+    except (RecordError, UnicodeDecodeError) as error:
+        console.print(f"✗ {file}: {error}", style="bold red", markup=False)
+        raise typer.Exit(1) from None
+    rows = [d.as_dict() for d in decisions]
+    if as_json:
+        typer.echo(json.dumps({"iterations": iterations, "decisions": rows}, ensure_ascii=False))
+        return
+    table = Table(show_header=True, box=None, padding=(0, 2))
+    for column in ("move", "seat", "played", "best", "win best", "win played", "mark"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(str(row["move"]), f"P{row['seat']}", row["action"], row["best"],
+                      f"{row['win_before']:.0%}", f"{row['win_after']:.0%}", row["mark"] or "")
+    console.print(table)
 
 
 # ---------------------------------------------------------------------- bench

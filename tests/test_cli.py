@@ -326,7 +326,7 @@ def test_bench_positions_are_real_r5_2_proofs() -> None:
         assert (found is None) == state.can_claim(case.seat, stone)
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["analyze"], ["bench"], ["serve"],
+@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["analyze"], ["review"], ["bench"], ["serve"],
                                      ["arena"], ["bot"]])
 def test_help_shows_no_value_type_beside_a_flag(command: list[str]) -> None:
     """A flag (``--help``, ``--json``, ``--step/--all``) takes no value: its help line shows no
