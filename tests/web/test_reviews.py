@@ -7,6 +7,7 @@ test_postgres). The apps are made with ``review_workers`` 0: the test works the 
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 from schotten.web.app import create_app
 from schotten.web.core.settings import WebSettings
 from schotten.web.reviews.queue import RUNNING, ReviewQueue
+from schotten.web.reviews.worker import REVIEW_NICENESS
 from schotten.web.storage.store import Store
 
 ITERATIONS = 16
@@ -118,17 +120,34 @@ def test_new_reviews_are_limited_per_address_and_asking_again_is_free(tmp_path: 
         assert client.get(f"/api/games/{second}/review").status_code == 404
 
 
+def reviewed_in_the_background(client: TestClient, moves: int) -> dict[str, Any]:
+    """Ask for a review of a new game of ``moves`` moves and wait for the worker to end it."""
+    game_id = played(client, moves=moves)
+    assert client.post(f"/api/games/{game_id}/review").status_code == 202
+    for _ in range(1200):
+        state: dict[str, Any] = client.get(f"/api/games/{game_id}/review").json()
+        if state["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+    return state
+
+
 def test_the_worker_thread_reviews_in_the_background(tmp_path: Path, url: str) -> None:
     """With ``review_workers`` 1 the process's own thread takes the job and finishes it."""
     with TestClient(create_app(review_settings(tmp_path, url, review_workers=1))) as client:
-        game_id = played(client, moves=2)
-        assert client.post(f"/api/games/{game_id}/review").status_code == 202
-        for _ in range(600):
-            state = client.get(f"/api/games/{game_id}/review").json()
-            if state["status"] not in ("queued", "running"):
-                break
-            time.sleep(0.05)
-        assert state["status"] == "done" and len(state["decisions"]) == 2
+        state = reviewed_in_the_background(client, moves=2)
+    assert state["status"] == "done" and len(state["decisions"]) == 2
+
+
+def test_with_ai_processes_the_analysis_runs_in_a_review_process(tmp_path: Path) -> None:
+    """The default set-up: the worker thread hands each decision to its niced process pool."""
+    settings = review_settings(tmp_path, f"sqlite:///{tmp_path / 'games.db'}", review_workers=1,
+                               ai_processes=True)
+    with TestClient(create_app(settings)) as client:
+        state = reviewed_in_the_background(client, moves=1)
+        pool = service_of(client).reviews.worker._pool
+        assert pool is not None and pool.submit(os.nice, 0).result() >= REVIEW_NICENESS
+    assert state["status"] == "done" and len(state["decisions"]) == 1
 
 
 # ---------------------------------------------------------------------- the queue
@@ -182,3 +201,16 @@ def test_a_job_whose_lease_expired_is_taken_again(client: TestClient, url: str) 
     assert alive.finish(again, [])
     state = alive.get(game_id)
     assert state is not None and state.status == "done"
+
+
+def test_a_review_that_cannot_be_made_is_failed_and_stays_so(client: TestClient, url: str) -> None:
+    """A job whose record does not replay is marked ``failed`` (not taken again and again); asking
+    for it again answers its state (200), with no second job."""
+    game_id = played(client, moves=1)
+    queue = service_of(client).reviews.queue
+    state, queued = queue.ask(game_id, {"variant": "base", "actions": ["not a move"]}, "address:test")
+    assert queued and state.status == "queued"
+    assert work(client)
+    assert not work(client)
+    answer = client.post(f"/api/games/{game_id}/review")
+    assert answer.status_code == 200 and answer.json()["status"] == "failed"
