@@ -214,3 +214,18 @@ def test_a_review_that_cannot_be_made_is_failed_and_stays_so(client: TestClient,
     assert not work(client)
     answer = client.post(f"/api/games/{game_id}/review")
     assert answer.status_code == 200 and answer.json()["status"] == "failed"
+
+
+def test_the_planted_blunder_is_marked_with_the_winning_move_as_best(tmp_path: Path, url: str) -> None:
+    """The planted game of tests/test_review.py reviewed through the queue: its move 55, 2k@9 where
+    7b@9 wins the round at once (R4, R6.1), is a blunder with 7b@9 the best move found."""
+    from tests.test_review import LOSING, PLANT_AT, WINNING, planted
+
+    with TestClient(create_app(review_settings(tmp_path, url, review_iterations=40))) as client:
+        game_id = played(client, moves=1)
+        service_of(client).reviews.queue.ask(game_id, dict(planted(LOSING)), "address:test")
+        assert work(client)
+        decisions = client.get(f"/api/games/{game_id}/review").json()["decisions"]
+    [found] = [d for d in decisions if d["move"] == PLANT_AT + 1]
+    assert (found["action"], found["best"], found["mark"]) == (LOSING, WINNING, "blunder")
+    assert found["win_before"] - found["win_after"] >= 0.30
