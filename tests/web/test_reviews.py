@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_web import Duel, choose, receive_state, service_of, socket_path, test_settings
+from helpers_web import Duel, choose, create, receive_state, service_of, socket_path, test_settings
 from starlette.testclient import TestClient
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
@@ -83,6 +83,9 @@ def test_only_a_finished_game_is_reviewed(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}/review").status_code == 404
     assert not work(client)
     assert client.post("/api/games/nosuchgame/review").status_code == 404
+    waiting = create(client)["id"]
+    not_begun = client.post(f"/api/games/{waiting}/review")
+    assert not_begun.status_code == 409 and "no game to review yet" in not_begun.json()["error"]
     assert "no review" in client.get("/api/games/nosuchgame/review").json()["error"]
 
 
