@@ -9,6 +9,7 @@
 | ``cluster.peers.Peers``     | the other processes (with Redis; alone: ``games.ports.Alone``) |
 | ``storage.store.Store``     | the database                                                  |
 | ``players.accounts.Accounts`` | accounts, passwords and sessions                            |
+| ``reviews.requests.Reviews`` | finished games' reviews: the queue and this process's worker |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -45,6 +46,9 @@ from .players.accounts import AccountRef, Accounts
 from .players.people import Seated, seated
 from .players.seats import cookie_tokens, seat_of_token
 from .rematch.rematcher import Rematcher
+from .reviews.queue import ReviewQueue
+from .reviews.requests import Reviews
+from .reviews.worker import ReviewWorker
 from .storage.rows import GameInfo
 from .storage.store import Store
 from .talk.chat import Chat
@@ -80,6 +84,8 @@ class GameService:
         self.quotas = self.authority.quotas
         self.accounts: Accounts = self.authority.accounts
         self.sockets = SocketServer(settings, self.authority.host, self.quotas)
+        queue = ReviewQueue(self.store, settings.review_lease)
+        self.reviews = Reviews(self.authority.context, queue, ReviewWorker(queue, settings))
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:
@@ -87,10 +93,12 @@ class GameService:
         cannot be used), create the tables if needed and resume every AI whose turn it is."""
         await self.db(self.store.check)
         await self.authority.start()
+        self.reviews.worker.start()
 
     async def stop(self) -> None:
         """Stop the AI, store the entries still queued and close the database."""
         await self.authority.stop()
+        await asyncio.to_thread(self.reviews.worker.stop)
         await self.authority.writer.stop()
         self.ai.shutdown()
         self.store.close()
@@ -189,11 +197,11 @@ class GameService:
         seats = await self.db(self._seated, [game.info])
         return GameSummary(**table_of(game.info, None, seats.get(game_id)).model_dump(), version=game.version)
 
-    async def record(self, game_id: str) -> dict[str, Any]:
+    async def record(self, game_id: str, what: str = "record") -> dict[str, Any]:
         """The game record of a finished game (409 while it is played: it would reveal hidden cards;
         409 too at a closed rematch table, where no game was played, and at one still waiting for
-        its second player)."""
-        game = await self._finished(game_id, "record")
+        its second player; the refusal names ``what`` was asked for)."""
+        game = await self._finished(game_id, what)
         names = [p or f"player {i + 1}" for i, p in enumerate(game.info.players)]
         clock = game.info.clock
         decision_ms = None

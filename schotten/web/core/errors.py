@@ -10,12 +10,14 @@ from typing import Any
 NOTHING_AT_A_CLOSED_TABLE = {
     "record": "there is no game record to download",
     "replay": "there is nothing to replay",
+    "review": "there is no game to review",
     "rematch": "there is no game here to have a rematch of: answer or ask from the page of the game before",
 }
 """What each request needing a game is told at a closed rematch table (``games.tables.check_has_game``)."""
 NOTHING_YET = {
     "record": "there is no game record to download yet",
     "replay": "there is nothing to replay yet",
+    "review": "there is no game to review yet",
     "rematch": "there is no game to have a rematch of yet: a rematch can be asked for once a game "
                "here is over",
 }

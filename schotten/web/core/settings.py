@@ -96,6 +96,15 @@ class WebSettings:
     pool_entry_ttl: float = 30.0
     leaderboard_days: float = 90.0
     leaderboard_size: int = 50
+    # game reviews (``reviews``)
+    review_workers: int = 1
+    """Review jobs this process works on at once (0: it takes none; another process does)."""
+    review_iterations: int = 800
+    """The analysis budget of each reviewed decision (``bots.review``)."""
+    review_lease: float = 60.0
+    """How long a worker holds a job without renewing it before another worker may take it."""
+    reviews_rate: str = "5/minute;30/hour"
+    """New review jobs an address may ask for."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> WebSettings:

@@ -30,6 +30,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
@@ -136,6 +137,27 @@ class ClosedRematchRow(Base):
     reason: Mapped[str] = mapped_column(String(16))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     closed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReviewRow(Base):
+    """A finished game's review (``reviews``): a job of the queue while ``queued`` or ``running`` (held by
+    the worker whose ``lease`` it names until ``lease_until``), then ``done`` with its decisions as
+    JSON in ``result`` (kept: a finished game's review never changes) or ``failed``."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    record: Mapped[str] = mapped_column(Text)
+    """The game record reviewed (JSON), stored with the job so a worker needs nothing else."""
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[str | None] = mapped_column(Text)
+    lease: Mapped[str | None] = mapped_column(String(32))
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    requested_by: Mapped[str] = mapped_column(String(64))
+    """Who asked: ``account:<id>`` or ``address:<address>``."""
+    requested: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class ChatRow(Base):

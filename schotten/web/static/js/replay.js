@@ -10,6 +10,7 @@ import { endingText, playerName, variantName } from "./labels.js";
 import { turnMarks } from "./lastturn.js";
 import { moveText } from "./moves.js";
 import { playersLine } from "./people.js";
+import { initReview, showReviewStep } from "./review.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const PLAY_MS = 900;
@@ -93,6 +94,7 @@ function show(index) {
   byId("prev").disabled = replay.index === 0;
   byId("next").disabled = replay.index === replay.steps.length - 1;
   byId("last").disabled = replay.index === replay.steps.length - 1;
+  showReviewStep(replay.index);
 }
 
 function togglePlay() {
@@ -202,6 +204,11 @@ async function main() {
   byId("slider").max = String(replay.steps.length - 1);
   wire();
   show(0);
+  initReview(gameId, {
+    names,
+    moveText: (index) => moveText(stepMove(replay.steps[index]), names()[replay.steps[index].mover]),
+    go: show,
+  });
 }
 
 main();

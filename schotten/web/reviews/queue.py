@@ -1,0 +1,142 @@
+"""The queue of review jobs in the ``reviews`` table (blocking calls: run them off the event loop).
+
+| call | what |
+|---|---|
+| ``ask`` | a new job ``queued`` for a game, or the one it already has (never a second) |
+| ``take`` | a worker takes the oldest job ``queued`` or whose lease expired, with a conditional UPDATE |
+| ``renew`` | the holder stores its progress and extends its lease; False once the lease is another's |
+| ``finish``, ``fail`` | the holder stores the decisions (``done``) or gives up (``failed``) |
+
+A job is taken by one worker only: the UPDATE that takes it names the state it was read in, so of
+two workers (threads or processes, SQLite or PostgreSQL) one changes a row and the other none.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, CursorResult, and_, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..storage.db import ReviewRow
+from ..storage.store import Store
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+TAKE_TRIES = 5
+"""How many waiting jobs a worker tries to take, oldest first, before it waits again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A job a worker holds: the game, the record to review (JSON data) and the worker's lease id."""
+
+    game_id: str
+    record: dict[str, Any]
+    lease: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewState:
+    """What is known of a game's review: status, decisions reviewed of how many, the decisions once done."""
+
+    status: str
+    done: int
+    total: int
+    decisions: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The answer of ``GET /api/games/{id}/review``."""
+        return {"status": self.status, "progress": {"done": self.done, "total": self.total},
+                "decisions": self.decisions}
+
+
+def _state(row: ReviewRow) -> ReviewState:
+    decisions = json.loads(row.result) if row.result else []
+    return ReviewState(row.status, row.done, row.total, decisions)
+
+
+class ReviewQueue:
+    """The review jobs of the database of ``store``; leases last ``lease`` seconds of ``clock``."""
+
+    def __init__(self, store: Store, lease: float,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.store = store
+        self.lease = timedelta(seconds=lease)
+        self.clock = clock
+
+    def get(self, game_id: str) -> ReviewState | None:
+        """The review of ``game_id``, or None if none was asked for."""
+        with self.store.use() as session:
+            row = session.get(ReviewRow, game_id)
+            return None if row is None else _state(row)
+
+    def ask(self, game_id: str, record: dict[str, Any], by: str) -> tuple[ReviewState, bool]:
+        """The game's review and whether this call queued it (False: it had one already)."""
+        found = self.get(game_id)
+        if found is not None:
+            return found, False
+        try:
+            with self.store.use() as session, session.begin():
+                session.add(ReviewRow(game_id=game_id, status=QUEUED, record=json.dumps(record), done=0,
+                                      total=0, requested_by=by[:64], requested=self.clock()))
+        except IntegrityError:
+            found = self.get(game_id)
+            assert found is not None
+            return found, False
+        return ReviewState(QUEUED, 0, 0, []), True
+
+    def take(self) -> Job | None:
+        """Take the oldest job waiting or whose holder's lease expired (None: no job to take)."""
+        for game_id in self.waiting():
+            job = self.claim(game_id)
+            if job is not None:
+                return job
+        return None
+
+    def waiting(self) -> list[str]:
+        """The games whose jobs may be taken, oldest first (at most ``TAKE_TRIES``)."""
+        with self.store.use() as session:
+            return list(session.scalars(select(ReviewRow.game_id).where(self._free(self.clock()))
+                                        .order_by(ReviewRow.requested).limit(TAKE_TRIES)))
+
+    def claim(self, game_id: str) -> Job | None:
+        """Take the job of ``game_id`` if it is still free (None: another worker took it first)."""
+        now = self.clock()
+        lease = secrets.token_hex(16)
+        with self.store.use() as session, session.begin():
+            taken: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+                update(ReviewRow).where(ReviewRow.game_id == game_id, self._free(now))
+                .values(status=RUNNING, lease=lease, lease_until=now + self.lease))
+            record = session.scalar(select(ReviewRow.record).where(ReviewRow.game_id == game_id))
+        return Job(game_id, json.loads(record or "{}"), lease) if taken.rowcount == 1 else None
+
+    @staticmethod
+    def _free(now: datetime) -> ColumnElement[bool]:
+        """A job nobody holds: queued, or running on a lease expired before ``now``."""
+        return or_(ReviewRow.status == QUEUED, and_(ReviewRow.status == RUNNING, ReviewRow.lease_until < now))
+
+    def renew(self, job: Job, done: int, total: int) -> bool:
+        """Store the job's progress and extend its lease; False if the lease is no longer ``job``'s."""
+        return self._holder(job, done=done, total=total, lease_until=self.clock() + self.lease)
+
+    def finish(self, job: Job, decisions: list[dict[str, Any]]) -> bool:
+        """Store the decisions: the review is ``done`` (False if the lease was lost: nothing stored)."""
+        return self._holder(job, status=DONE, result=json.dumps(decisions), done=len(decisions),
+                            total=len(decisions), lease=None, lease_until=None)
+
+    def fail(self, job: Job) -> bool:
+        """The review could not be made: ``failed``."""
+        return self._holder(job, status=FAILED, lease=None, lease_until=None)
+
+    def _holder(self, job: Job, **values: Any) -> bool:
+        """Change the job's row if ``job`` still holds its lease."""
+        with self.store.use() as session, session.begin():
+            changed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+                update(ReviewRow).where(ReviewRow.game_id == job.game_id, ReviewRow.status == RUNNING,
+                                        ReviewRow.lease == job.lease).values(**values))
+            return changed.rowcount == 1
