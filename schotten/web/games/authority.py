@@ -37,6 +37,7 @@ from .conductor import Conductor
 from .context import Context
 from .endings import Endings
 from .eviction import Eviction
+from .hints import Hints
 from .host import SocketHost
 from .live import LiveGame, Now, utc_now
 from .news import News
@@ -76,7 +77,8 @@ class Authority:
         self.eviction = Eviction(self.context, self.tables)
         self.attendance = Attendance(self.context, self.tables)
         self.host = SocketHost(self.context, self.tables, self.news, self.cluster, talk, self.catchup,
-                               self.play, self.endings, self.presence, self.opening)
+                               self.play, self.endings, self.presence, self.opening,
+                               Hints(self.context, ai))
         self.news.kick_ai = self.aiseat.kick
         self.news.wake_clocks = self.conductor.wake_clocks
 

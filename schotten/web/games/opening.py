@@ -93,6 +93,7 @@ class Opening:
             players=players, token_hashes=hashes, status=Status.PLAYING if ai else Status.OPEN,
             clock=Clock.new(request.clock.control()) if request.clock else None, moved=self.context.now(),
             accounts=accounts, rated=request.rated, rating_range=(request.min_rating, request.max_rating),
+            hints=request.hints and ai,
         )
         return info, token
 
@@ -191,6 +192,9 @@ def _check_rated(request: CreateTable, account: AccountRef | None) -> None:
         raise ServiceError(403, "only accounts play rated games: log in (or sign up), or open a casual table")
     if request.rated and request.mode == Mode.AI:
         raise ServiceError(422, "games against the AI are never rated: open a casual table")
+    if request.hints and request.mode != Mode.AI:
+        raise ServiceError(400, "hints are only for tables against the AI: a game against a person "
+                           "(casual or rated) has none")
     if request.rated and request.clock is None:
         raise ServiceError(422, 'a rated game needs a clock: give "clock" (real-time or days per move)')
     low, high = request.min_rating, request.max_rating
