@@ -187,14 +187,15 @@ def _player_name(nickname: str | None, account: AccountRef | None) -> str:
 
 
 def _check_rated(request: CreateTable, account: AccountRef | None) -> None:
-    """Refuse a rated table that cannot be rated, and a rating range nobody could be in."""
+    """Refuse hints away from the AI, a rated table that cannot be rated, and a rating range nobody
+    could be in."""
+    if request.hints and (request.mode != Mode.AI or request.rated):
+        raise ServiceError(400, "hints are only for tables against the AI, which are never rated: a "
+                           "game against a person (casual or rated) has none")
     if request.rated and account is None:
         raise ServiceError(403, "only accounts play rated games: log in (or sign up), or open a casual table")
     if request.rated and request.mode == Mode.AI:
         raise ServiceError(422, "games against the AI are never rated: open a casual table")
-    if request.hints and request.mode != Mode.AI:
-        raise ServiceError(400, "hints are only for tables against the AI: a game against a person "
-                           "(casual or rated) has none")
     if request.rated and request.clock is None:
         raise ServiceError(422, 'a rated game needs a clock: give "clock" (real-time or days per move)')
     low, high = request.min_rating, request.max_rating

@@ -94,12 +94,12 @@ class GameRow(Base):
     unrated: Mapped[str | None] = mapped_column(String(16), index=True)
     """Why a game created rated changed no rating when it ended (``players.rating_rules``; None: it
     did, or it was not created rated)."""
+    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
     hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the human may ask for hints (a table against the AI created with ``hints``)."""
     hints_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """How many hints the human was given in this game."""
-    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
 
 
 class LogRow(Base):

@@ -11,9 +11,8 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``games.hints`` and ``games.hints_used``."""
-    with op.batch_alter_table("games") as games:
-        games.add_column(sa.Column("hints", sa.Boolean(), nullable=False, server_default=sa.false()))
-        games.add_column(sa.Column("hints_used", sa.Integer(), nullable=False, server_default="0"))
+    op.add_column("games", sa.Column("hints", sa.Boolean(), server_default=sa.false(), nullable=False))
+    op.add_column("games", sa.Column("hints_used", sa.Integer(), server_default="0", nullable=False))
 
 
 def downgrade() -> None:
