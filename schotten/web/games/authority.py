@@ -13,6 +13,7 @@
 | ``Opening``  | (the quotas it is given)                      | tables opened, seats taken              |
 | ``Eviction`` | the sweep's task                              | idle games leave the cache              |
 | ``Attendance``| when it last marked each game seen           | the games someone is at, in the database |
+| ``Hints``    | the games with a hint being worked out, rates | hints at AI tables (``hints``)          |
 | ``SocketHost``| (nothing)                                    | the sockets' host (``sockets.Host``)    |
 
 Each game is a ``LiveGame`` with its own ``asyncio.Lock``: one change at a time reaches a game.
