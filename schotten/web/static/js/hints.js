@@ -46,8 +46,8 @@ export function renderHint() {
   const { msg } = game;
   const button = byId("hint");
   button.hidden = !askable();
-  button.disabled = hint.asked !== null && hint.asked === msg.version;
   if (hint.shown && (!msg || hint.shown.version !== msg.version)) hint.shown = null;
+  button.disabled = hint.asked === msg.version || Boolean(hint.shown);
   const box = byId("hint-box");
   box.hidden = !hint.shown || !askable();
   for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
