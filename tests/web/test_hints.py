@@ -24,6 +24,7 @@ from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 from schotten.engine import GameState, Settings
 from schotten.engine.record import RecordError, load_game, record_of
 from schotten.web import create_app
+from schotten.web.core.errors import StoreUnavailable
 from schotten.web.core.messages import ClientError
 from schotten.web.core.vocab import Mode, Status
 from schotten.web.games.ai import AiPool
@@ -165,15 +166,20 @@ def test_the_record_of_a_game_with_hints_says_how_many(app: TestClient) -> None:
 
 
 class _Store:
-    """A store that counts nothing (the hint's own logic is under test)."""
+    """A store that counts nothing (the hint's own logic is under test), or fails to (``broken``)."""
+
+    def __init__(self, broken: bool = False) -> None:
+        self.broken = broken
 
     def count_hint(self, game_id: str) -> None:
-        """Nothing to store."""
+        """Nothing to store; a broken store fails as a database that went away does."""
+        if self.broken:
+            raise OSError("disk I/O error")
 
 
-def _hints(tmp_path: Path, iterations: int = 30) -> Hints:
+def _hints(tmp_path: Path, iterations: int = 30, broken: bool = False) -> Hints:
     settings = settings_for(tmp_path, hint_iterations=iterations, hint_rate="100000/second")
-    return Hints(Context(settings, _Store()), AiPool(1, False))  # type: ignore[arg-type]
+    return Hints(Context(settings, _Store(broken)), AiPool(1, False))  # type: ignore[arg-type]
 
 
 def _info(status: Status = Status.PLAYING, hints: bool = True) -> GameInfo:
@@ -216,6 +222,13 @@ def test_a_hint_is_refused_when_it_may_not_be_given(tmp_path: Path, info: GameIn
     with pytest.raises(ClientError) as refused:
         asyncio.run(_hints(tmp_path).hint(LiveGame(info, state, 4), seat))
     assert refused.value.code == code and refused.value.message
+
+
+def test_a_hint_that_cannot_be_counted_is_not_given(tmp_path: Path) -> None:
+    game = LiveGame(_info(), _positions(0, 1)[0], 4)
+    with pytest.raises(StoreUnavailable):
+        asyncio.run(_hints(tmp_path, broken=True).hint(game, 0))
+    assert game.info.hints_used == 0
 
 
 # ---------------------------------------------------------------------- the record's field

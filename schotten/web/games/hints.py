@@ -12,6 +12,7 @@ within ``hint_rate``; each hint given is counted on its row (``games.hints_used`
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
 
@@ -20,6 +21,7 @@ from ...engine import Action, GameState
 from ...engine.actions import Kind
 from ...engine.explain import Shown, claim_proof, formation_words, reachable
 from ...engine.view import view
+from ..core.errors import StoreUnavailable
 from ..core.messages import ClientError
 from ..core.vocab import Status
 from ..edge.quotas import ExactWindow, Rates
@@ -28,6 +30,8 @@ from .context import Context
 from .live import LiveGame
 from .outbound import encode
 from .scheduler import SEARCH
+
+logger = logging.getLogger("schotten.web")
 
 
 def hint_seed(game_seed: int, version: int) -> int:
@@ -59,14 +63,22 @@ class Hints:
         self.busy.add(game_id)
         try:
             found = await self._analyse(game, state, seat, version)
-            await self.context.db(self.context.store.count_hint, game_id)
-            game.info.hints_used += 1
+            await self._count(game)
         finally:
             self.busy.discard(game_id)
         action = found.best[0].action
         reason = reason_of(state, seat, action, found)
         return encode({"type": "hint", "version": version, "action": action, "reason": reason,
                        "say": words_of(reason)})
+
+    async def _count(self, game: LiveGame) -> None:
+        """Count the hint on the game's row; ``StoreUnavailable`` (no hint given) if it cannot be."""
+        try:
+            await self.context.db(self.context.store.count_hint, game.info.id)
+        except Exception as error:
+            logger.warning("game %s: a hint could not be counted (%s)", game.info.id, type(error).__name__)
+            raise StoreUnavailable(f"the hint of game {game.info.id} could not be counted") from error
+        game.info.hints_used += 1
 
     def _check(self, game: LiveGame, seat: int | None) -> tuple[GameState, int]:
         """The state and version the hint is for; refuse a hint that may not be given."""
