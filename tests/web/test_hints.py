@@ -152,6 +152,8 @@ def test_the_record_of_a_game_with_hints_says_how_many(app: TestClient) -> None:
             pass
     record = app.get(f"/api/games/{grant['id']}/record").json()
     assert record["hints"] == 1
+    table = app.get(f"/api/games/{grant['id']}/replay").json()["table"]
+    assert (table["hints"], table["hints_used"]) == (True, 1)
     assert load_game(record).hints == 1
     plain = create(app, mode="ai", level="easy")
     with app.websocket_connect(socket_path(plain["id"], plain["token"])) as ws:
