@@ -63,8 +63,9 @@ _OPTIONAL: dict[str, str] = {
     "ending": "an object with the reason the game ended off the board and a seat",
     "ratings": "a list of two rating changes (or null) per seat",
     "unrated": "why a game played rated changed no rating (a word)",
+    "hints": "how many hints the engine gave the human (a whole number)",
 }
-ADDED_IN_2 = ("time_control", "decision_ms", "ending", "ratings", "unrated")
+ADDED_IN_2 = ("time_control", "decision_ms", "ending", "ratings", "unrated", "hints")
 """The optional fields a version 1 record may not have."""
 TimeControl = Mapping[str, int]
 """A time control as a record holds it: ``{"initial": s, "increment": s}`` or ``{"days": n}``."""
@@ -88,6 +89,7 @@ class RecordedGame:
     ending: dict[str, Any] | None
     ratings: tuple[dict[str, float] | None, dict[str, float] | None] | None = None
     unrated: str | None = None
+    hints: int | None = None
 
 
 # ---------------------------------------------------------------------- writing
@@ -123,6 +125,7 @@ def record_of(
     ending: Mapping[str, Any] | None = None,
     ratings: Sequence[RatingChange | None] | None = None,
     unrated: str | None = None,
+    hints: int | None = None,
 ) -> Record:
     """The record of the game that led to ``state`` (its settings, seed and history).
 
@@ -133,7 +136,8 @@ def record_of(
     ended off the board (r one of ``ENDINGS``; for a forfeit ending ``state`` was
     forfeited by that seat for that reason); ``ratings`` is, for a rated game, each seat's rating
     change (``RATING_KEYS``) or None; ``unrated`` is why a game played rated changed no
-    rating (a word such as ``few_decisions``). Raises RecordError if a field is
+    rating (a word such as ``few_decisions``); ``hints`` is, for a game with hints allowed, how
+    many the engine gave (such a game is never rated). Raises RecordError if a field is
     malformed or the history does not lead from the deal to ``state`` (a position
     set up with ``parse_position`` has no record).
     """
@@ -159,6 +163,8 @@ def record_of(
         record["ratings"] = [None if change is None else dict(change) for change in ratings]
     if unrated is not None:
         record["unrated"] = unrated
+    if hints is not None:
+        record["hints"] = hints
     _check_optional(record)
     _check_leads_to(record, state)
     return record
@@ -346,6 +352,8 @@ def _check_optional(record: Record) -> None:
         _check_ratings(record["ratings"], record)
     if "unrated" in record:
         _check_unrated(record["unrated"], record)
+    if "hints" in record and not (_is_int(record["hints"]) and record["hints"] >= 0):
+        raise RecordError(f"'hints' must be a whole number (0 or more), not {quoted(record['hints'])}")
 
 
 def _check_time_control(control: object) -> None:
@@ -490,6 +498,7 @@ def load_game(record: str | Mapping[str, Any]) -> RecordedGame:
         ending=None if ending is None else dict(ending),
         ratings=None if changes is None else (changes[0], changes[1]),
         unrated=checked.get("unrated"),
+        hints=checked.get("hints"),
     )
 
 

@@ -212,7 +212,8 @@ class GameService:
         changes, unrated = await self.db(self._rating_changes, game_id) if game.info.rated else ([], None)
         return record_of(game.state, players=names, created=game.info.created.isoformat(),
                          time_control=clock.control.to_dict() if clock else None,
-                         decision_ms=decision_ms, ending=ending, ratings=changes or None, unrated=unrated)
+                         decision_ms=decision_ms, ending=ending, ratings=changes or None, unrated=unrated,
+                         hints=game.info.hints_used if game.info.hints else None)
 
     def _rating_changes(self, game_id: str) -> tuple[list[dict[str, float] | None], str | None]:
         """What the game did to each seat's rating (``ratings.changes_of_game``), and why it changed

@@ -25,7 +25,7 @@ from schotten.web.routes import i18n
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
               "rematch_of", "seat", "clock", "ended", "turn", "your_turn", "rated", "accounts", "ratings",
-              "provisional", "rating_range", "unrated_reason"}
+              "provisional", "rating_range", "unrated_reason", "hints", "hints_used"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 
@@ -58,6 +58,7 @@ def test_create_a_friend_table(client: TestClient) -> None:
         "rematch": None, "rematch_of": None, "clock": None, "ended": None, "turn": None, "seat": None,
         "your_turn": False, "rated": False, "accounts": [None, None], "ratings": [None, None],
         "provisional": [False, False], "rating_range": [None, None], "unrated_reason": None,
+        "hints": False, "hints_used": 0,
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 

@@ -4,7 +4,7 @@ Client to server: ``{"type": "action", "action": "7b@3", "version": 12}`` (versi
 optional), ``{"type": "undo"}``, ``{"type": "sync"}``, ``{"type": "resign"}``,
 ``{"type": "abort"}``, ``{"type": "claim_victory"}``, ``{"type": "chat", "text": "hi"}`` (or
 ``"quick": "good_luck"``; a spectator may add ``"name"``), ``{"type": "mute", "muted": true}`` and
-``{"type": "why_not", "stone": 5}``.
+``{"type": "why_not", "stone": 5}`` and ``{"type": "hint"}`` (at a table with hints).
 ``parse_client_message`` turns a text frame into one of these or raises ``ClientError``
 with the code to send back.
 Unknown fields are ignored; types are strict (``"5"`` is not a version, ``true`` is not 5).
@@ -41,10 +41,12 @@ ErrorCode = Literal[
     "cannot_claim",
     "cannot_chat",
     "time_up",
+    "cannot_hint",
 ]
 """Every error code a socket may receive (see docs/web.md)."""
 
-MESSAGE_TYPES = ("action", "undo", "sync", "resign", "abort", "claim_victory", "chat", "mute", "why_not")
+MESSAGE_TYPES = ("action", "undo", "sync", "resign", "abort", "claim_victory", "chat", "mute", "why_not",
+                 "hint")
 _TYPES = ", ".join(f'"{kind}"' for kind in MESSAGE_TYPES)
 QUICK_MESSAGES = ("hello", "good_luck", "well_played", "thanks", "good_game", "oops")
 """The quick chat messages, by key: each page shows them in its reader's language."""
@@ -126,8 +128,14 @@ class WhyNotMessage(_Message):
     stone: int = Field(ge=1, le=9)
 
 
+class HintMessage(_Message):
+    """A seat asks what the engine would play for it now: answered with a ``hint`` message."""
+
+    type: Literal["hint"]
+
+
 AnyClientMessage = (ActionMessage | UndoMessage | SyncMessage | ResignMessage | AbortMessage
-                    | ClaimVictoryMessage | ChatMessage | MuteMessage | WhyNotMessage)
+                    | ClaimVictoryMessage | ChatMessage | MuteMessage | WhyNotMessage | HintMessage)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 

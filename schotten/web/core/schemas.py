@@ -178,6 +178,8 @@ class CreateTable(BaseModel):
     min_rating: int | None = Field(None, ge=0, le=4000)
     max_rating: int | None = Field(None, ge=0, le=4000)
     """An open challenge's range: only players rated within it (in the table's pool) may join."""
+    hints: bool = False
+    """Whether the human may ask for hints (``{"type": "hint"}``): only at a table against the AI."""
 
     @field_validator("nickname", mode="before")
     @classmethod
@@ -285,6 +287,10 @@ class Table(BaseModel):
     """An open challenge's bounds on the joining player's rating."""
     unrated_reason: UnratedReason | None = None
     """Why this game, created rated, changed no rating when it ended (None: it did, or it is not over)."""
+    hints: bool = False
+    """Whether the human may ask for hints (a table against the AI; never rated)."""
+    hints_used: int = 0
+    """How many hints the human was given."""
 
 
 class GameSummary(Table):

@@ -72,6 +72,11 @@ class WebSettings:
     game_cache_size: int = 2000
     game_idle_eviction: float = 600.0
     undo_limit: int = 30
+    # hints at tables against the AI
+    hint_iterations: int = 200
+    """The budget of a hint's analysis (``bots.analysis``): a fraction of a second."""
+    hint_rate: str = "6/minute;60/hour"
+    """How many hints a game may be given (the ``limits`` notation), one at a time."""
     # games that end: leaving, abandoning and chat
     leave_timeout: float = 60.0
     abandon_after: float = 30 * 24 * 3600.0

@@ -13,6 +13,7 @@
 | ``Opening``  | (the quotas it is given)                      | tables opened, seats taken              |
 | ``Eviction`` | the sweep's task                              | idle games leave the cache              |
 | ``Attendance``| when it last marked each game seen           | the games someone is at, in the database |
+| ``Hints``    | the games with a hint being worked out, rates | hints at AI tables (``hints``)          |
 | ``SocketHost``| (nothing)                                    | the sockets' host (``sockets.Host``)    |
 
 Each game is a ``LiveGame`` with its own ``asyncio.Lock``: one change at a time reaches a game.
@@ -37,6 +38,7 @@ from .conductor import Conductor
 from .context import Context
 from .endings import Endings
 from .eviction import Eviction
+from .hints import Hints
 from .host import SocketHost
 from .live import LiveGame, Now, utc_now
 from .news import News
@@ -76,7 +78,8 @@ class Authority:
         self.eviction = Eviction(self.context, self.tables)
         self.attendance = Attendance(self.context, self.tables)
         self.host = SocketHost(self.context, self.tables, self.news, self.cluster, talk, self.catchup,
-                               self.play, self.endings, self.presence, self.opening)
+                               self.play, self.endings, self.presence, self.opening,
+                               Hints(self.context, ai))
         self.news.kick_ai = self.aiseat.kick
         self.news.wake_clocks = self.conductor.wake_clocks
 

@@ -12,6 +12,7 @@ from ..core.messages import (
     ClaimVictoryMessage,
     ClientError,
     ClientMessage,
+    HintMessage,
     MuteMessage,
     ResignMessage,
     SyncMessage,
@@ -24,6 +25,7 @@ from ..core.vocab import Status
 from .catchup import CatchUp
 from .context import Context
 from .endings import Endings
+from .hints import Hints
 from .live import LiveGame
 from .news import News, presence_of
 from .opening import Opening
@@ -42,7 +44,7 @@ class SocketHost:
 
     def __init__(self, context: Context, tables: Tables, news: News, cluster: Cluster, talk: Talk,
                  catchup: CatchUp, play: Play, endings: Endings, presence: Presence,
-                 opening: Opening) -> None:
+                 opening: Opening, hints: Hints) -> None:
         self.context = context
         self.tables = tables
         self.news = news
@@ -53,6 +55,7 @@ class SocketHost:
         self.endings = endings
         self.presence = presence
         self.opening = opening
+        self.hints = hints
 
     async def find(self, game_id: str) -> LiveGame | None:
         """The game a socket asks for (see ``Tables.live``), its chat read; ClientError ``damaged`` or
@@ -137,6 +140,8 @@ class SocketHost:
                 await self.endings.claim_victory(game, conn.seat)
             elif isinstance(message, WhyNotMessage):
                 conn.send(why_not_text(game, conn.seat, message.stone))
+            elif isinstance(message, HintMessage):
+                conn.send(await self.hints.hint(game, conn.seat))
         except ClientError as error:
             conn.send(error_message(error.code, error.message, error.say))
             if error.code == "stale":

@@ -93,6 +93,7 @@ class Opening:
             players=players, token_hashes=hashes, status=Status.PLAYING if ai else Status.OPEN,
             clock=Clock.new(request.clock.control()) if request.clock else None, moved=self.context.now(),
             accounts=accounts, rated=request.rated, rating_range=(request.min_rating, request.max_rating),
+            hints=request.hints and ai,
         )
         return info, token
 
@@ -186,7 +187,11 @@ def _player_name(nickname: str | None, account: AccountRef | None) -> str:
 
 
 def _check_rated(request: CreateTable, account: AccountRef | None) -> None:
-    """Refuse a rated table that cannot be rated, and a rating range nobody could be in."""
+    """Refuse hints away from the AI, a rated table that cannot be rated, and a rating range nobody
+    could be in."""
+    if request.hints and (request.mode != Mode.AI or request.rated):
+        raise ServiceError(400, "hints are only for tables against the AI, which are never rated: a "
+                           "game against a person (casual or rated) has none")
     if request.rated and account is None:
         raise ServiceError(403, "only accounts play rated games: log in (or sign up), or open a casual table")
     if request.rated and request.mode == Mode.AI:

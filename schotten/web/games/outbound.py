@@ -136,6 +136,7 @@ def state_text(game: Served, seat: int | None, log_from: int = 0, seen: View | N
         ("reveal", shared["reveal"]),
         ("rematch", encode(info.rematch.told() if info.rematch is not None else None)),
         ("rematch_of", encode(info.rematch_of)),
+        *((("hints", "true"),) if info.hints else ()),
         ("rematch_closed", encode(info.rematch_closed.told() if info.rematch_closed is not None else None)),
         *((key, encode(value)) for key, value in game.extras(seat).items()),
     )
@@ -187,6 +188,8 @@ def table_of(info: GameInfo, turn: int | None = None, seats: Seated | None = Non
         provisional=seats.provisional,
         rating_range=list(info.rating_range),
         unrated_reason=_unrated(seats.unrated or info.unrated),
+        hints=info.hints,
+        hints_used=info.hints_used,
     )
 
 

@@ -97,6 +97,10 @@ class GameRow(Base):
     did, or it was not created rated)."""
     seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When a seat's socket was last open to a process (``listing.mark_seen``; None: never seen)."""
+    hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the human may ask for hints (a table against the AI created with ``hints``)."""
+    hints_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many hints the human was given in this game."""
 
 
 class LogRow(Base):

@@ -61,6 +61,9 @@ class GameInfo:
     """An open challenge's bounds on the rating of who may take its free seat."""
     unrated: str | None = None
     """Why the game, created rated, changed no rating when it ended (``players.rating_rules``)."""
+    hints: bool = False
+    """Whether the human may ask for hints (against the AI only: such a game is never rated)."""
+    hints_used: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,8 @@ def info_of(row: GameRow) -> GameInfo:
         rated=bool(row.rated),
         rating_range=(row.min_rating, row.max_rating),
         unrated=row.unrated,
+        hints=bool(row.hints),
+        hints_used=row.hints_used or 0,
     )
 
 
@@ -151,6 +156,8 @@ def row_of(info: GameInfo) -> GameRow:
         rated=info.rated,
         min_rating=info.rating_range[0],
         max_rating=info.rating_range[1],
+        hints=info.hints,
+        hints_used=info.hints_used,
     )
 
 

@@ -196,6 +196,12 @@ class Store(Database):
         with self._use() as session, session.begin():
             return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
+    def count_hint(self, game_id: str) -> None:
+        """Count one more hint given in game ``game_id`` (``games.hints_used``)."""
+        query = update(GameRow).where(GameRow.id == game_id).values(hints_used=GameRow.hints_used + 1)
+        with self._use() as session, session.begin():
+            session.execute(query)
+
     def lobby(self, limit: int, open_since: datetime, present_since: datetime) -> list[GameInfo]:
         """The lobby's tables in three bounded lists, each newest first (``listing.lobby``)."""
         with self._use() as session:

@@ -74,6 +74,7 @@ function onMessage(event) {
   else if (msg.type === "chat" && link.handlers.onChat) link.handlers.onChat(msg);
   else if (msg.type === "presence" && link.handlers.onPresence) link.handlers.onPresence(msg);
   else if (msg.type === "why_not" && link.handlers.onWhyNot) link.handlers.onWhyNot(msg);
+  else if (msg.type === "hint" && link.handlers.onHint) link.handlers.onHint(msg);
 }
 
 function onClose(ws, event) {

@@ -10,6 +10,7 @@ import { setClocks } from "./clocks.js";
 import { connect, ERROR_TEXT, send } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { renderAway, renderEndButtons, setAway, wireEndings } from "./endings.js";
+import { hintRefused, onHint, renderHint, wireHint } from "./hints.js";
 import { initI18n, N_, t } from "./i18n.js";
 import { renderInvite, renderJoin, wireJoin } from "./join.js";
 import { endingText } from "./labels.js";
@@ -135,6 +136,12 @@ function drawBoard(moves, turn, ended) {
 }
 
 function renderBoardAndPrompt() {
+  const turn = drawBoardAndPrompt();
+  renderHint();
+  return turn;
+}
+
+function drawBoardAndPrompt() {
   const ended = shownRound();
   const moves = ended ? movesOf([]) : movesOf(legalNow());
   const turn = shownTurn(ended);
@@ -218,6 +225,7 @@ function render(what = "all") {
   renderJoin();
   announceRounds();
   renderResult();
+  renderHint();
   const seated = isSeated() && !game.msg.reveal;
   byId("sort").hidden = !seated;
   byId("confirm-pref").hidden = !seated;
@@ -287,6 +295,7 @@ function onLost() {
 
 function onError(msg) {
   if (chatError(msg)) return;
+  hintRefused();
   settle();
   onRefused();
   if (game.msg) render();
@@ -340,6 +349,7 @@ function wire() {
   wireSignals();
   wireEndings();
   wireChat();
+  wireHint();
   byId("undo").addEventListener("click", () => {
     if (send({ type: "undo" })) game.pending = true;
   });
@@ -367,7 +377,7 @@ async function main() {
     return;
   }
   loadInfo();
-  connect({ onState, onError, onLost, onChat, onPresence, onWhyNot });
+  connect({ onState, onError, onLost, onChat, onPresence, onWhyNot, onHint });
   if (badSeatLink) showMessage(t(ERROR_TEXT.bad_token));
 }
 

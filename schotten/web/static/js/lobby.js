@@ -138,7 +138,7 @@ async function create(event) {
     seat: null,
     clock: chosen.clock,
   };
-  if (body.mode === "ai") body.level = byId("level").value;
+  if (body.mode === "ai") Object.assign(body, { level: byId("level").value, hints: byId("hints").checked });
   const rated = ratedFields(body);
   if (rated && rated.error) {
     showMessage(rated.error);
@@ -190,6 +190,12 @@ function row(table) {
   const item = el("li", {
     class: "table-row", data: { table: table.id, status: table.status, ended: table.ended },
   }, describe(table));
+  if (table.hints) {
+    item.append(el("span", {
+      class: "tag hints-tag", text: t("hints"),
+      attrs: { title: tn("{n} hint used", "{n} hints used", table.hints_used || 0) },
+    }));
+  }
   if (table.your_turn) {
     item.dataset.yourTurn = "1";
     item.append(el("span", { class: "your-turn", text: t("Your turn") }));
@@ -251,6 +257,8 @@ async function refresh() {
 
 function syncLevel() {
   byId("level").disabled = mode() !== "ai";
+  byId("hints").disabled = mode() !== "ai";
+  for (const node of document.querySelectorAll(".ai-only")) node.hidden = mode() !== "ai";
   byId("level").closest("form").classList.toggle("friend", mode() !== "ai");
   syncRated();
 }
