@@ -38,6 +38,8 @@ def _create_with_hints(page: Any, url: str) -> str:
 
 
 def test_the_hint_button_highlights_the_move_and_says_why(pages: Browser, server: LiveServer) -> None:
+    """Hint at the seat's decision: the reason is shown and a legal move lit; the lobby's row and,
+    once the game is over, the replay's players line carry the "hints" tag with the count used."""
     page = pages.page()
     game_id = _create_with_hints(page, server.url)
     page.wait_for_selector("#hint:not([hidden])")
@@ -52,9 +54,18 @@ def test_the_hint_button_highlights_the_move_and_says_why(pages: Browser, server
     tag = page.wait_for_selector(f'li[data-table="{game_id}"] .hints-tag')
     assert tag.inner_text() == "hints"
     assert tag.get_attribute("title") == "1 hint used"
+    page.goto(f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#resign:not([hidden])")
+    page.click("#resign")
+    page.click("#confirm-end-yes")
+    page.wait_for_selector('#status[data-status="over"]')
+    page.goto(f"{server.url}/replay/{game_id}")
+    tag = page.wait_for_selector("#players-line:not([hidden]) .hints-tag")
+    assert tag.get_attribute("title") == "1 hint used"
 
 
 def test_the_form_offers_hints_only_against_the_computer(pages: Browser, server: LiveServer) -> None:
+    """The "Allow hints" box is offered only when the opponent is the computer."""
     page = pages.page()
     page.goto(f"{server.url}/")
     page.check('input[name="mode"][value="ai"]')

@@ -190,12 +190,6 @@ function row(table) {
   const item = el("li", {
     class: "table-row", data: { table: table.id, status: table.status, ended: table.ended },
   }, describe(table));
-  if (table.hints) {
-    item.append(el("span", {
-      class: "tag hints-tag", text: t("hints"),
-      attrs: { title: tn("{n} hint used", "{n} hints used", table.hints_used || 0) },
-    }));
-  }
   if (table.your_turn) {
     item.dataset.yourTurn = "1";
     item.append(el("span", { class: "your-turn", text: t("Your turn") }));

@@ -199,7 +199,7 @@ async function main() {
   download.setAttribute("download", `schotten-${gameId}.json`);
   for (const node of document.querySelectorAll(REPLAY_PARTS)) node.hidden = false;
   const line = byId("players-line");
-  line.hidden = !(replay.table.accounts || []).some(Boolean);
+  line.hidden = !(replay.table.accounts || []).some(Boolean) && !replay.table.hints;
   if (!line.hidden) fill(line, playersLine(replay.table, names()));
   byId("slider").max = String(replay.steps.length - 1);
   wire();
