@@ -8,7 +8,9 @@ from typing import Any
 from ...bots.eye import analysis, chances
 from ...engine import GameState
 from ...engine.errors import NotationError
+from ...engine.explain import formations
 from ...engine.position import parse_position
+from ...engine.view import view
 from ..core.errors import ServiceError
 from ..edge import quotas
 from ..edge.quotas import ExactWindow, Rates
@@ -71,4 +73,13 @@ def figures(state: GameState, iterations: int) -> dict[str, Any]:
     data.update(eye)
     data["to_move"] = None if state.is_over else state.turn + 1
     data["iterations"] = iterations
+    data["board"] = board_of(state)
     return data
+
+
+def board_of(state: GameState) -> dict[str, Any]:
+    """The table as the seat to move sees it (R10: the other hand face down), with the stones'
+    formations, for the page's board rendering."""
+    seen = view(state, None if state.is_over else state.turn).to_dict()
+    seen["formations"] = formations(state)
+    return seen
