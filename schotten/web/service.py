@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
+from .analysis.board import AnalysisBoard
 from .core.errors import ServiceError, StoreUnavailable
 from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .core.settings import WebSettings
@@ -47,7 +48,6 @@ from .players.accounts import AccountRef, Accounts
 from .players.people import Seated, seated
 from .players.seats import cookie_tokens, seat_of_token
 from .rematch.rematcher import Rematcher
-from .analysis.board import AnalysisBoard
 from .reviews.queue import ReviewQueue
 from .reviews.requests import Reviews
 from .reviews.worker import ReviewWorker

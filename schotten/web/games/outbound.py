@@ -19,8 +19,8 @@ import orjson
 
 from ...engine import ACTIONS, GameState
 from ...engine.actions import action_parts
-from ...engine.position import format_position
 from ...engine.explain import claim_proof, formations
+from ...engine.position import format_position
 from ...engine.view import View, public_log, reveal, round_board, view, views
 from ...engine.whynot import askable, why_not
 from ..core.schemas import Table, UnratedReason
