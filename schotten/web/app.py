@@ -78,7 +78,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     games.install(app, service)
     playnow.install(app, service, games.set_seat_cookie)
     reviews.install(app, service)
-    analysis.install(app, settings, service)
+    analysis.install(app, service)
     i18n.install(app, settings)
     pages.install(app, settings, service)
     player_routes.install(app, service)

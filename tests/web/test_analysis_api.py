@@ -18,6 +18,7 @@ from test_reviews import played
 from schotten.engine import GameState, Settings
 from schotten.engine.position import format_position, parse_position
 from schotten.web.app import create_app
+from schotten.web.core.settings import WebSettings
 
 ITERATIONS = 24
 
@@ -140,3 +141,11 @@ def test_no_route_gives_a_live_games_position(client: TestClient) -> None:
         assert client.get(f"/api/games/{duel.id}/record").status_code == 409
         text = client.get(f"/api/games/{duel.id}").text
         assert secret not in text and '"position"' not in text
+
+
+def test_the_page_is_served_and_a_missing_one_is_404_not_500(tmp_path: Path, client: TestClient) -> None:
+    assert client.get("/analysis?position=x").status_code == 404
+    static = WebSettings().static_dir
+    with board_client(tmp_path, f"sqlite:///{tmp_path / 'p.db'}", static_dir=static) as real:
+        page = real.get("/analysis?position=x")
+        assert page.status_code == 200 and 'id="position"' in page.text

@@ -1,9 +1,9 @@
-"""The routes of the analysis board (the work is ``analysis.board.AnalysisBoard``; docs/web/analysis.md).
+"""The API route of the analysis board (the work is ``analysis.board.AnalysisBoard``; its page is
+served by ``routes.pages``; docs/web/analysis.md).
 
 | route | answer |
 |---|---|
 | ``POST /api/analysis`` | 200 the position's figures; 400 not a position (the engine's sentence), 429 |
-| ``GET /analysis?position=`` | the page (static/analysis.html) |
 """
 
 from __future__ import annotations
@@ -11,17 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Body, FastAPI, Request
-from fastapi.responses import FileResponse
 
 from ..core.schemas import ErrorBody
-from ..core.settings import WebSettings
 from ..edge.quotas import address_of
 from ..service import GameService
 
 _ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 429)}
 
 
-def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
+def install(app: FastAPI, service: GameService) -> None:
     """Add the analysis board's routes to ``app`` (see the module's table)."""
 
     @app.post("/api/analysis", responses=_ERRORS)
@@ -31,7 +29,3 @@ def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
         fields = body if isinstance(body, dict) else {}
         return await service.analysis.analyse(fields.get("position"), fields.get("iterations"),
                                               address_of(request.client))
-
-    @app.get("/analysis", include_in_schema=False)
-    async def analysis_page() -> FileResponse:
-        return FileResponse(settings.static_dir / "analysis.html", media_type="text/html")
