@@ -30,7 +30,7 @@ from .core.settings import WebSettings
 from .edge import failures, quotas, security
 from .edge import server as edge
 from .routes import accounts as account_routes
-from .routes import games, i18n, pages, playnow, reviews, watch
+from .routes import analysis, games, i18n, pages, playnow, reviews, watch
 from .routes import players as player_routes
 from .service import GameService
 
@@ -78,6 +78,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     games.install(app, service)
     playnow.install(app, service, games.set_seat_cookie)
     reviews.install(app, service)
+    analysis.install(app, service)
     i18n.install(app, settings)
     pages.install(app, settings, service)
     player_routes.install(app, service)

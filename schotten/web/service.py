@@ -10,6 +10,7 @@
 | ``storage.store.Store``     | the database                                                  |
 | ``players.accounts.Accounts`` | accounts, passwords and sessions                            |
 | ``reviews.requests.Reviews`` | finished games' reviews: the queue and this process's worker |
+| ``analysis.board.AnalysisBoard`` | the analysis board: a pasted position's figures |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
+from .analysis.board import AnalysisBoard
 from .core.errors import ServiceError, StoreUnavailable
 from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .core.settings import WebSettings
@@ -86,6 +88,7 @@ class GameService:
         self.sockets = SocketServer(settings, self.authority.host, self.quotas)
         queue = ReviewQueue(self.store, settings.review_lease)
         self.reviews = Reviews(self.authority.context, queue, ReviewWorker(queue, settings))
+        self.analysis = AnalysisBoard(settings.analysis_iterations, settings.analysis_rate, self.ai)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from schotten.cli import app as cli_app
 from schotten.engine import GameState, Settings, parse_action
 from schotten.engine.actions import action_parts
+from schotten.engine.position import format_position
 from schotten.engine.record import load_record
 from schotten.engine.view import reveal
 from schotten.web import create_app
@@ -208,7 +209,9 @@ def test_replay_of_a_finished_game(client: TestClient) -> None:
     assert len(steps) == len(duel.state.history) + 1
     state = GameState.new(Settings.of("base"), SEED)
     deal = json.loads(json.dumps(reveal(state, finished=True)))
-    assert steps[0] == {"action": None, "parts": None, "mover": None, "state": deal}
+    assert steps[0] == {"action": None, "parts": None, "mover": None, "state": deal,
+                        "position": format_position(state)}
+    assert steps[-1]["position"] == format_position(duel.state)
     for step, move, mover in zip(steps[1:], moves_of(duel.messages[None][-1]),
                                  duel.state.movers, strict=True):
         state.apply(move)

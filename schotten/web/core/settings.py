@@ -110,6 +110,11 @@ class WebSettings:
     """How long a worker holds a job without renewing it before another worker may take it."""
     reviews_rate: str = "5/minute;30/hour"
     """New review jobs an address may ask for."""
+    # the analysis board (``analysis``)
+    analysis_iterations: int = 400
+    """The most iterations one analysis of ``POST /api/analysis`` may spend (asked for more: capped)."""
+    analysis_rate: str = "10/minute;100/hour"
+    """Analyses an address may ask for."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> WebSettings:

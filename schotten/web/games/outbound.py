@@ -20,6 +20,7 @@ import orjson
 from ...engine import ACTIONS, GameState
 from ...engine.actions import action_parts
 from ...engine.explain import claim_proof, formations
+from ...engine.position import format_position
 from ...engine.view import View, public_log, reveal, round_board, view, views
 from ...engine.whynot import askable, why_not
 from ..core.schemas import Table, UnratedReason
@@ -200,10 +201,12 @@ def _unrated(reason: str | None) -> UnratedReason | None:
 def replay_steps(state: GameState) -> list[dict[str, Any]]:
     """Step 0 (the deal) and the position after every move of a finished game, everything shown:
     each step's ``action`` (notation), its ``parts`` (``action_parts``; a ``place`` with the card
-    it puts down), its ``mover`` and the ``state`` after it."""
+    it puts down), its ``mover``, the ``state`` after it and its ``position`` notation (public once the
+    game is over)."""
     step = GameState.new(state.settings, state.seed)
     steps: list[dict[str, Any]] = [
-        {"action": None, "parts": None, "mover": None, "state": reveal(step, finished=True)}
+        {"action": None, "parts": None, "mover": None, "state": reveal(step, finished=True),
+         "position": format_position(step)}
     ]
     held = None
     for action_id, mover in zip(state.history, state.movers, strict=True):
@@ -214,5 +217,6 @@ def replay_steps(state: GameState) -> list[dict[str, Any]]:
         elif parts["kind"] == "place":
             parts["card"] = held
         shown = reveal(step, finished=True)
-        steps.append({"action": str(ACTIONS[action_id]), "parts": parts, "mover": mover, "state": shown})
+        steps.append({"action": str(ACTIONS[action_id]), "parts": parts, "mover": mover, "state": shown,
+                      "position": format_position(step)})
     return steps

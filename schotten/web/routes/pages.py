@@ -1,4 +1,5 @@
-"""The pages: the lobby, the account, the rules, a game's table and its replay (files of ``static``)."""
+"""The pages: the lobby, the account, the rules, the analysis board, a game's table and its replay
+(files of ``static``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..service import GameService
 from .games import set_seat_cookie
 
 PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html",
-         "account": "account.html"}
+         "account": "account.html", "analysis": "analysis.html"}
 
 
 def _page(settings: WebSettings, name: str) -> Response:
@@ -51,6 +52,10 @@ def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
     @app.get("/rules", include_in_schema=False)
     async def rules() -> Response:
         return _page(settings, "rules")
+
+    @app.get("/analysis", include_in_schema=False)
+    async def analysis_board() -> Response:
+        return _page(settings, "analysis")
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None) -> Response:

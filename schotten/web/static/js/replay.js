@@ -86,6 +86,7 @@ function show(index) {
     }));
   byId("step").textContent = stepText(step, replay.index);
   byId("step").dataset.index = String(replay.index);
+  if (step.position) byId("analyse-here").href = `/analysis?position=${encodeURIComponent(step.position)}`;
   byId("outcome").textContent = outcomeText(data);
   if (replay.index === replay.steps.length - 1 && replay.table.unrated_reason) byId("outcome").append(" ", t(replay.table.unrated_reason.say.text, replay.table.unrated_reason.say.params));
   const slider = byId("slider");
