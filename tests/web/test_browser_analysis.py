@@ -50,10 +50,12 @@ def test_analyse_from_a_marked_move_of_the_replay(pages: Browser, server: LiveSe
 
 
 def test_an_invalid_position_shows_the_engines_sentence(pages: Browser, server: LiveServer) -> None:
+    """An invalid position is answered with the engine's sentence, no figures, and kept in the URL."""
     page = pages.page(viewport={"width": 1280, "height": 900})
     page.goto(f"{server.url}/analysis")
     page.fill("#position", "chess 1/1 0 7 - 0 play 0 0:0")
     page.click("#analyse")
-    page.wait_for_function("document.getElementById('analysis-status').textContent.includes('not a valid')")
+    page.wait_for_function(
+        "() => document.getElementById('analysis-status').textContent.includes('not a valid')")
     assert page.locator("#analysis-result").is_hidden()
     assert "position=chess" in page.url
