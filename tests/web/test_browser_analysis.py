@@ -27,6 +27,8 @@ def server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def test_analyse_from_a_marked_move_of_the_replay(pages: Browser, server: LiveServer) -> None:
+    """Review a finished game, step to a marked move, Analyse from here: the position is in the
+    editor and the page shows each seat's chance, the best moves and a row per stone."""
     game_id, _ = finished_friend_game(server.url, seed=7)
     page = pages.page(viewport={"width": 1280, "height": 900})
     page.goto(f"{server.url}/replay/{game_id}")
