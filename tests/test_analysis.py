@@ -11,31 +11,15 @@ from typer.testing import CliRunner
 from schotten.bots.analysis import SHOWN, Analysis, analyse
 from schotten.cli import app
 from schotten.engine import GameState, Phase, Settings
-from schotten.engine.cards import NUM_CLAN, NUM_STONES
+from schotten.engine.cards import NUM_STONES
 from schotten.engine.position import format_position
 from schotten.engine.view import view
-from tests.randgame import random_states
+from tests.randgame import random_states, redeal_hidden
 
 BUDGET = 40
 """A small analysis budget: the tests check the figures' shape and their sources, not their accuracy."""
 
 runner = CliRunner()
-
-
-def redealt(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy whose opponent's clan cards in hand and the clan deck are dealt anew from the same cards
-    (the seat's own Recruiter returns kept in place): ``seat`` cannot tell it apart (R10.2, R10.3)."""
-    other = state.copy()
-    hand = other.hands[1 - seat]
-    known = {i for i, who in enumerate(other.returned_by[0]) if who == seat}
-    free = [i for i in range(len(other.clan_deck)) if i not in known]
-    held = [c for c in hand if c < NUM_CLAN]
-    pool = held + [other.clan_deck[i] for i in free]
-    rng.shuffle(pool)
-    other.hands[1 - seat] = [c for c in hand if c >= NUM_CLAN] + pool[: len(held)]
-    for i, card in zip(free, pool[len(held):], strict=True):
-        other.clan_deck[i] = card
-    return other
 
 
 def positions(variant: str, seed: int, every: int = 9) -> list[GameState]:
@@ -66,7 +50,7 @@ def test_hidden_cards_never_change_the_analysis(variant: str) -> None:
     differed = 0
     for state in positions(variant, 11)[:5]:
         seat = state.turn
-        other = redealt(state, seat, rng)
+        other = redeal_hidden(state, seat, rng)
         assert view(other, seat) == view(state, seat)
         differed += other.hands[1 - seat] != state.hands[1 - seat]
         assert analyse(view(state, seat), BUDGET, 3) == analyse(view(other, seat), BUDGET, 3)

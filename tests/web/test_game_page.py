@@ -35,11 +35,11 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from schotten.engine import GameState, Settings
 from schotten.engine.actions import DONE_ID
-from schotten.engine.cards import NUM_CLAN
 from schotten.web.core.vocab import Mode, Status
 from schotten.web.games.live import LiveGame
 from schotten.web.games.outbound import state_text, why_not_text
 from schotten.web.storage.rows import GameInfo
+from tests.randgame import redeal_hidden
 
 MOMENT = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -53,22 +53,6 @@ def _positions(settings: Settings, seed: int) -> list[GameState]:
         if len(state.history) % 5 == 0 and not state.is_over:
             found.append(state.copy())
     return found
-
-
-def _redealt(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy whose opponent's clan cards in hand and the clan deck are dealt anew from the same cards
-    (the seat's own Recruiter returns kept in place): ``seat`` cannot tell it apart (R10.3)."""
-    other = state.copy()
-    hand = other.hands[1 - seat]
-    known = {i for i, who in enumerate(other.returned_by[0]) if who == seat}
-    free = [i for i in range(len(other.clan_deck)) if i not in known]
-    held = [c for c in hand if c < NUM_CLAN]
-    pool = held + [other.clan_deck[i] for i in free]
-    rng.shuffle(pool)
-    other.hands[1 - seat] = [c for c in hand if c >= NUM_CLAN] + pool[:len(held)]
-    for i, card in zip(free, pool[len(held):], strict=True):
-        other.clan_deck[i] = card
-    return other
 
 
 def _served(info: GameInfo, state: Any) -> LiveGame:
@@ -106,7 +90,7 @@ def test_why_not_is_the_same_whatever_the_opponent_holds() -> None:
             assert _told(info, state, None)["why_not"] == []
             assert _answers(info, state, None, list(range(1, 10))) == {str(s): None for s in range(1, 10)}
             for seat in (0, 1):
-                other = _redealt(state, seat, rng)
+                other = redeal_hidden(state, seat, rng)
                 stones = _told(info, state, seat)["why_not"]
                 assert stones == _told(info, other, seat)["why_not"] == expected_why_not(state, seat)
                 answers = _answers(info, state, seat, list(range(1, 10)))

@@ -18,7 +18,6 @@ import pytest
 from helpers_web import SEED, create, next_message, receive_error, receive_state, service_of, socket_path
 from helpers_web import test_settings as settings_for
 from starlette.testclient import TestClient, WebSocketTestSession
-from test_game_page import _redealt
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.engine import GameState, Settings
@@ -33,6 +32,7 @@ from schotten.web.games.hints import Hints
 from schotten.web.games.live import LiveGame
 from schotten.web.storage.db import GameRow
 from schotten.web.storage.rows import GameInfo
+from tests.randgame import redeal_hidden
 
 Message = dict[str, Any]
 AI_TABLE = {"mode": "ai", "level": "easy", "hints": True}
@@ -207,7 +207,7 @@ def test_the_hint_is_the_same_whatever_the_opponent_holds(tmp_path: Path) -> Non
     rng = random.Random(3)
     for state in _positions(0, 6):
         asked = asyncio.run(hints.hint(LiveGame(_info(), state, 4), 0))
-        redealt = _redealt(state, 0, rng)
+        redealt = redeal_hidden(state, 0, rng)
         assert redealt.hands[1] != state.hands[1] or redealt.clan_deck != state.clan_deck
         assert asyncio.run(hints.hint(LiveGame(_info(), redealt, 4), 0)) == asked
 
