@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.messages import ClientError
 from ..core.vocab import Ending, Mode, Status
 from .context import Context
@@ -54,54 +56,49 @@ class Endings:
 
     async def flag(self, game_id: str) -> bool:
         """End the game ``game_id`` on time if its running clock has run out; whether it did."""
-        game = await self.tables.live(game_id)
-        if game is None:
-            return False
-        async with game.lock:
+        def flagged(game: LiveGame) -> int | None:
             clock = game.info.clock
-            if (game.finished or game.info.status != Status.PLAYING or clock is None
-                    or clock.running is None or not clock.flagged(self.context.now())):
-                return False
-            try:
-                await self.play.end(game, Ending.TIME, clock.running)
-            except ClientError:
-                return False
-        return True
+            if clock is None or clock.running is None or not clock.flagged(self.context.now()):
+                return None
+            return clock.running
+        return await self._end_if(game_id, Ending.TIME, flagged)
 
     async def abandon(self, game_id: str) -> bool:
         """Close the untimed friend game ``game_id`` as abandoned if nothing was played there for
         ``abandon_after``; whether it was."""
-        game = await self.tables.live(game_id)
-        if game is None:
-            return False
-        async with game.lock:
-            idle = (self.context.now() - (game.info.moved or game.info.created)).total_seconds()
-            if (game.finished or game.info.status != Status.PLAYING or game.info.clock is not None
-                    or game.info.mode != Mode.FRIEND or idle < self.context.settings.abandon_after):
-                return False
-            try:
-                await self.play.end(game, Ending.ABANDONED, game.state.turn)
-            except ClientError:
-                return False
-        return True
+        def idle(game: LiveGame) -> int | None:
+            quiet = (self.context.now() - (game.info.moved or game.info.created)).total_seconds()
+            if (game.info.clock is not None or game.info.mode != Mode.FRIEND
+                    or quiet < self.context.settings.abandon_after):
+                return None
+            return game.state.turn
+        return await self._end_if(game_id, Ending.ABANDONED, idle)
 
     async def abandon_ai(self, game_id: str) -> bool:
         """Close the game against the AI ``game_id`` as abandoned if no socket of its human is connected
         (the database says nobody was there for ``ai_leave_after``); whether it was."""
+        def left(game: LiveGame) -> int | None:
+            human = None if game.info.ai_seat is None else 1 - game.info.ai_seat
+            if game.info.mode != Mode.AI or human is None or game.connected(human):
+                return None
+            return game.state.turn
+        return await self._end_if(game_id, Ending.ABANDONED, left)
+
+    async def _end_if(self, game_id: str, ending: Ending, seat_of: Callable[[LiveGame], int | None]) -> bool:
+        """End the live game ``game_id`` with ``ending`` for the seat ``seat_of(game)`` names, read under
+        the game's lock, unless the game is no longer being played or it names none; whether it did."""
         game = await self.tables.live(game_id)
         if game is None:
             return False
         async with game.lock:
-            human = None if game.info.ai_seat is None else 1 - game.info.ai_seat
-            if (game.finished or game.info.status != Status.PLAYING or game.info.mode != Mode.AI
-                    or human is None or game.connected(human)):
+            seat = None if game.finished or game.info.status != Status.PLAYING else seat_of(game)
+            if seat is None:
                 return False
             try:
-                await self.play.end(game, Ending.ABANDONED, game.state.turn)
+                await self.play.end(game, ending, seat)
             except ClientError:
                 return False
         return True
-
 
 def _why_not(game: LiveGame, seat: int | None, what: str) -> str:
     """Why ``seat`` may not ``what`` (resign, abort, claim the win) in ``game`` now."""
