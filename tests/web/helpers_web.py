@@ -13,6 +13,7 @@ import json
 import random
 import re
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -524,3 +525,23 @@ def app_at(settings: WebSettings, clock: FakeClock) -> Iterator[TestClient]:
     app.state.service.authority.now = clock
     with TestClient(app) as client:
         yield client
+
+
+@contextmanager
+def uvicorn_in_thread(config: Any, timeout: float = 30.0) -> Iterator[int]:
+    """A ``uvicorn.Config``'s server running in a thread (its port); stopped at the end."""
+    import uvicorn
+
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(int(timeout / 0.02)):
+            if server.started:
+                break
+            time.sleep(0.02)
+        assert server.started, "the server did not start"
+        yield int(server.servers[0].sockets[0].getsockname()[1])
+    finally:
+        server.should_exit = True
+        thread.join(timeout)

@@ -9,8 +9,6 @@ import contextlib
 import http.client
 import json
 import logging
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ from typing import Any
 import pytest
 import uvicorn
 from fastapi import FastAPI, Request
-from helpers_web import service_of, test_settings
+from helpers_web import service_of, test_settings, uvicorn_in_thread
 from starlette.testclient import TestClient
 
 from schotten.web import create_app
@@ -97,19 +95,8 @@ def _served(app: FastAPI, settings: WebSettings) -> Iterator[int]:
     http_protocol, ws_protocol = edge.protocols(settings)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, http=http_protocol, ws=ws_protocol,
                             log_level="info")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(int(TIMEOUT / 0.02)):
-            if server.started:
-                break
-            time.sleep(0.02)
-        assert server.started, "the server did not start"
-        yield int(server.servers[0].sockets[0].getsockname()[1])
-    finally:
-        server.should_exit = True
-        thread.join(TIMEOUT)
+    with uvicorn_in_thread(config, TIMEOUT) as port:
+        yield port
 
 
 def test_uvicorn_with_the_edge_protocols_answers_json_too(tmp_path: Path,

@@ -12,7 +12,6 @@ import contextlib
 import http.client
 import json
 import random
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +33,7 @@ from helpers_web import (
     service_of,
     socket_path,
     test_settings,
+    uvicorn_in_thread,
 )
 from starlette.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
@@ -295,19 +295,8 @@ def _server(settings: WebSettings) -> Iterator[int]:
     """The app served by uvicorn on 127.0.0.1 (a free port) in a thread; stopped at the end."""
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=0, log_level="warning",
                             ws_max_size=64 * 1024)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(int(TIMEOUT / 0.02)):
-            if server.started:
-                break
-            time.sleep(0.02)
-        assert server.started, "the server did not start"
-        yield int(server.servers[0].sockets[0].getsockname()[1])
-    finally:
-        server.should_exit = True
-        thread.join(TIMEOUT)
+    with uvicorn_in_thread(config, TIMEOUT) as port:
+        yield port
 
 
 def _get(port: int, source: str, path: str = "/api/tables") -> tuple[int, dict[str, Any]]:
