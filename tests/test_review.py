@@ -14,8 +14,7 @@ from schotten.cli import app
 from schotten.engine import GameState, Settings
 from schotten.engine.record import Record, record_of, states_of
 from schotten.engine.view import view
-from tests.randgame import random_states
-from tests.test_analysis import redealt
+from tests.randgame import random_states, redeal_hidden
 
 BUDGET = 40
 """A small review budget per decision (fast tests)."""
@@ -94,7 +93,7 @@ def test_each_decision_is_judged_from_the_movers_view_only() -> None:
     differed = 0
     for number, seen, played in decisions_of(states, record["actions"]):
         state = states[number - 1]
-        other = redealt(state, state.turn, rng)
+        other = redeal_hidden(state, state.turn, rng)
         assert view(other, state.turn) == seen
         differed += other.hands[1 - state.turn] != state.hands[1 - state.turn]
         same = judge(view(other, state.turn), played, number, BUDGET, 1)
