@@ -33,7 +33,7 @@ LEVELS: dict[str, Level] = {
 DEFAULT_LEVEL = "medium"
 """The level played when none is named (one of ``LEVELS``)."""
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "mcts-read")
 """The built-in bots, weakest first."""
 
 
@@ -61,5 +61,9 @@ def make_bot(
         from .mcts import MctsBot
 
         return MctsBot(seed, seconds=seconds, iterations=iterations)
+    if name == "mcts-read":
+        from .mcts import MctsBot
+
+        return MctsBot(seed, seconds=seconds, iterations=iterations, read=True)
     choices = ", ".join(BOT_NAMES + tuple(LEVELS))
     raise ValueError(f"unknown bot {name!r}: choose one of {choices}")

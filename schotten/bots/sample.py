@@ -28,8 +28,10 @@ instance) are not used: every deal that fits the cards and counts is equally lik
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from ..engine import GameState, parse_position
 from ..engine.cards import BLUFF, MODE_BLUFF, MODE_MUD, MUD, NUM_CLAN, TACTIC_DECK, cards_str
@@ -80,10 +82,28 @@ class Sampler:
         self._seen = seen
         self._template = parse_position(self._position(random.Random(0)))
 
+    @property
+    def template(self) -> GameState:
+        """The fixed part as a state (its hidden cards one deal among many): for reading, not to change."""
+        return self._template
+
     def sample(self, rng: random.Random) -> GameState:
         """A fresh state with the hidden cards dealt at random from ``rng``."""
+        return self._state(*self._deal(rng), rng)
+
+    def sample_weighted(
+        self, rng: random.Random, log_weight: Callable[[list[int], random.Random], float], tries: int
+    ) -> GameState:
+        """A state dealt as ``sample`` deals, chosen among ``tries`` deals by their weights
+        (``log_weight(opponent_hand, rng)``): sampling-importance-resampling."""
+        deals = [self._deal(rng) for _ in range(tries)]
+        logs = [log_weight(hand, rng) for hand, _ in deals]
+        top = max(logs)
+        hand, decks = rng.choices(deals, weights=[math.exp(x - top) for x in logs])[0]
+        return self._state(hand, decks, rng)
+
+    def _state(self, hand: list[int], decks: list[list[int]], rng: random.Random) -> GameState:
         state = self._template.copy()
-        hand, decks = self._deal(rng)
         state.hands[self.opp] = hand
         state.clan_deck, state.tactic_deck = decks
         state.seed = rng.randrange(SEED_RANGE)
