@@ -659,6 +659,77 @@ def _shown_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+# ---------------------------------------------------------------------- moderators
+
+moderators_app = typer.Typer(help="Grant, remove and list the moderator role (never from the web).",
+                             no_args_is_help=True)
+app.add_typer(moderators_app, name="moderators")
+DatabaseOption = Annotated[str | None, typer.Option(
+    help="Database URL (default: $SCHOTTEN_DATABASE_URL, else sqlite:///schotten.db here).")]
+
+
+def _moderation_store(database: str | None) -> Any:
+    """The web app's store at ``database`` (as ``serve`` takes it), migrated; usable while a server
+    serves it (unlike ``serve``, it takes no lock on the database)."""
+    from .web.core.errors import StoreUnavailable
+    from .web.core.settings import WebSettings
+    from .web.storage.store import Store
+
+    settings = WebSettings.from_env(database_url=database)
+    try:
+        store = Store(settings.database_url, settings.db_busy_timeout)
+        store.create_schema()
+    except StoreUnavailable as error:
+        typer.echo(f"schotten moderators: {error.message}", err=True)
+        raise typer.Exit(1) from None
+    except Exception as error:
+        typer.echo(f"schotten moderators: the database {_shown_url(settings.database_url)} cannot be used: "
+                   f"{error}", err=True)
+        raise typer.Exit(1) from None
+    return store
+
+
+def _set_moderator(name: str, database: str | None, moderator: bool) -> None:
+    from .web.moderation.roles import set_moderator
+
+    store = _moderation_store(database)
+    try:
+        account = set_moderator(store, name, moderator)
+    except ValueError as error:
+        typer.echo(f"schotten moderators: {error}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        store.close()
+    typer.echo(f"{account.username} is {'now' if moderator else 'no longer'} a moderator")
+
+
+@moderators_app.command("add")
+def moderators_add(name: Annotated[str, typer.Argument(help="The account's username.")],
+                   database: DatabaseOption = None) -> None:
+    """Make an account a moderator (at once, on its open sessions too)."""
+    _set_moderator(name, database, True)
+
+
+@moderators_app.command("remove")
+def moderators_remove(name: Annotated[str, typer.Argument(help="The account's username.")],
+                      database: DatabaseOption = None) -> None:
+    """Take the moderator role from an account (at once)."""
+    _set_moderator(name, database, False)
+
+
+@moderators_app.command("list")
+def moderators_list(database: DatabaseOption = None) -> None:
+    """Print every moderator's username, one a line."""
+    from .web.moderation.roles import moderators
+
+    store = _moderation_store(database)
+    try:
+        for name in moderators(store):
+            typer.echo(name)
+    finally:
+        store.close()
+
+
 app.command("arena", cls=FlagCommand)(arena_command)
 app.command("bot", cls=FlagCommand)(bot_command)
 

@@ -34,9 +34,9 @@ VERSION = 2
 """The record version this engine writes."""
 VERSIONS = (1, 2)
 """The record versions this engine reads (version 1 has none of ``ADDED_IN_2``)."""
-ENDINGS = ("time", "resigned", "left", "aborted", "abandoned")
+ENDINGS = ("time", "resigned", "left", "aborted", "abandoned", "banned")
 """How a game can end off the board (a record's ``ending`` reason)."""
-FORFEIT_ENDINGS = ("time", "resigned", "left")
+FORFEIT_ENDINGS = ("time", "resigned", "left", "banned")
 """The endings that lose the match for their seat (the record's ``forfeit`` holds the same)."""
 MAX_DEPTH = 8
 """The deepest nesting of lists and objects a record may have (a real one has 5)."""

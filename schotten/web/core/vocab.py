@@ -36,19 +36,21 @@ class Mode(StrEnum):
 class Ending(StrEnum):
     """How a game ended off the board (``games.ended`` and the ``end`` log entry's notation).
 
-    ``time``, ``resigned`` and ``left`` lose the match for the seat named in the entry (the engine's
-    forfeit, with this reason); ``aborted`` and ``abandoned`` end it with no winner."""
+    ``time``, ``resigned``, ``left`` and ``banned`` (by a moderator) lose the match for the seat
+    named in the entry (the engine's forfeit, with this reason); ``aborted`` and ``abandoned`` end
+    it with no winner."""
 
     TIME = "time"
     RESIGNED = "resigned"
     LEFT = "left"
     ABORTED = "aborted"
     ABANDONED = "abandoned"
+    BANNED = "banned"
 
     @property
     def forfeits(self) -> bool:
         """Whether the seat named loses the match (else the game ends with no winner)."""
-        return self in (Ending.TIME, Ending.RESIGNED, Ending.LEFT)
+        return self in (Ending.TIME, Ending.RESIGNED, Ending.LEFT, Ending.BANNED)
 
 
 class Room(StrEnum):

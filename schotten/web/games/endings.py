@@ -84,6 +84,11 @@ class Endings:
             return game.state.turn
         return await self._end_if(game_id, Ending.ABANDONED, left)
 
+    async def forfeit_banned(self, game_id: str, seat: int) -> bool:
+        """A moderator banned the player of ``seat``: the game ``game_id``, if still being played, is
+        lost by that seat (``banned``); whether it ended."""
+        return await self._end_if(game_id, Ending.BANNED, lambda _game: seat)
+
     async def _end_if(self, game_id: str, ending: Ending, seat_of: Callable[[LiveGame], int | None]) -> bool:
         """End the live game ``game_id`` with ``ending`` for the seat ``seat_of(game)`` names, read under
         the game's lock, unless the game is no longer being played or it names none; whether it did."""

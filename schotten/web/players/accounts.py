@@ -139,7 +139,8 @@ class Accounts:
             return None
         query = (select(AccountRow.id, AccountRow.username).join(SessionRow)
                  .where(SessionRow.id_hash == session_hash(session_id),
-                        SessionRow.expires > utc(self.now()), AccountRow.deleted.is_(None)))
+                        SessionRow.expires > utc(self.now()), AccountRow.deleted.is_(None),
+                        AccountRow.banned.is_(None)))
         with self.store.use() as session:
             found = session.execute(query).first()
         return AccountRef(found[0], found[1]) if found is not None else None

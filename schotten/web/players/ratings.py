@@ -208,9 +208,10 @@ def profile(session: Session, account_id: int, now: datetime) -> dict[str, Any]:
 
 def _established(pool: str, since: datetime) -> list[Any]:
     """Who may be a leaderboard's player: rated in ``pool``, not provisional as stored, active since
-    ``since``, live (the players are those of them whose RD as of now is not provisional either)."""
+    ``since``, live and not banned (the players are those of them whose RD as of now is not
+    provisional either)."""
     return [RatingRow.pool == pool, RatingRow.rd < PROVISIONAL_RD, RatingRow.played >= utc(since),
-            AccountRow.deleted.is_(None)]
+            AccountRow.deleted.is_(None), AccountRow.banned.is_(None)]
 
 
 def _entry(rank: int | None, username: str, row: RatingRow | None, now: datetime) -> dict[str, Any]:
@@ -242,8 +243,8 @@ def _you(session: Session, pool: str, now: datetime, since: datetime,
     if account is None:
         return None
     row = session.get(RatingRow, (account.id, pool))
-    if (row is None or account.deleted is not None or as_of(row, now).provisional
-            or utc(row.played) < utc(since)):
+    if (row is None or account.deleted is not None or account.banned is not None
+            or as_of(row, now).provisional or utc(row.played) < utc(since)):
         return _entry(None, account.username, row, now)
     ahead = (select(RatingRow).join(AccountRow, AccountRow.id == RatingRow.account_id)
              .where(*_established(pool, since), or_(

@@ -38,6 +38,7 @@ from ..players.accounts import (
 from ..players.devices import Devices, device_token, set_device_cookie
 from ..players.identity import clear_session_cookie, session_id, set_session_cookie, viewer
 from ..players.seats import cookie_tokens, seat_cookies, seat_of_token
+from ..players.standing import standing_of
 from ..players.tries import LogInTries
 from ..service import GameService
 
@@ -140,6 +141,9 @@ class AccountRoutes:
         account = await asyncio.to_thread(self.accounts.verify, username, password)
         if account is not None:
             await asyncio.to_thread(self.tries.succeeded, username, address, device)
+            found = await asyncio.to_thread(standing_of, self.service.store, account.id, self.accounts.now())
+            if found.banned:
+                raise ServiceError(403, found.banned_sentence())
         return account
 
     async def _logged_in(self, account: AccountRef, request: Request, response: Response) -> None:

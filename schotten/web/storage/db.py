@@ -200,6 +200,12 @@ class AccountRow(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     deleted: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    moderator: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Granted and removed from the command line only (``schotten moderators``)."""
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """A moderator's site-wide chat mute ends then."""
+    banned: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a moderator banned the account (None: not banned)."""
 
 
 class SessionRow(Base):
@@ -306,6 +312,38 @@ class HealthWriteRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     written: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
+
+
+class ReportRow(Base):
+    """A player's report of another: ``context`` holds, as JSON, the chat lines around it as the
+    server stored them; ``closed`` is set once a moderator acted on it or cleared it."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
+    text: Mapped[str | None] = mapped_column(String(500))
+    context: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    closed: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class ModerationRow(Base):
+    """One moderator action, appended and never changed: the moderation log."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    moderator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    action: Mapped[str] = mapped_column(String(16))
+    hours: Mapped[float | None] = mapped_column(Float)
+    note: Mapped[str] = mapped_column(String(500))
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"))
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 def utc(moment: datetime) -> datetime:
     """``moment`` as an aware UTC datetime (SQLite gives back naive ones)."""

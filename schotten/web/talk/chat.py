@@ -28,6 +28,7 @@ import logging
 import time
 import unicodedata
 from collections import deque
+from datetime import UTC, datetime
 from typing import Any
 
 from ..core import metrics
@@ -42,6 +43,7 @@ from ..games.live import LiveGame
 from ..games.outbound import state_text
 from ..games.ports import Cluster
 from ..games.sockets import Connection
+from ..players.standing import is_muted
 from ..storage.store import Store
 
 logger = logging.getLogger("schotten.web")
@@ -154,6 +156,7 @@ class Chat:
                               "game chat, among themselves")
         text, quick = self._content(message)
         name = self._name(game, seat, message.name)
+        await self._check_not_muted(game, seat)
         self._charge(game, conn)
         room = Room.SPECTATORS if seat is None else Room.PLAYERS
         await self.load(game)
@@ -190,6 +193,16 @@ class Chat:
         if game.chat.loaded and seat in (0, 1):
             (game.chat.mutes.add if muted else game.chat.mutes.discard)(seat)
             self._tell_muted(game, seat)
+
+    async def _check_not_muted(self, game: LiveGame, seat: int | None) -> None:
+        """Refuse the line of a seat whose account a moderator muted (or banned), saying until when."""
+        account = game.info.accounts[seat] if seat is not None else None
+        if account is None:
+            return
+        found = await asyncio.to_thread(is_muted, self.store, account, datetime.now(UTC))
+        if found is not None:
+            sentence = found.banned_sentence() if found.banned else found.muted_sentence()
+            raise ClientError("cannot_chat", sentence)
 
     def _content(self, message: ChatMessage) -> tuple[str | None, str | None]:
         if message.text is not None and message.quick is not None:

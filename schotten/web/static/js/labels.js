@@ -55,6 +55,7 @@ export const ENDINGS = {
   left: N_("{name} left the game."),
   aborted: N_("{name} aborted the game."),
   abandoned: N_("The game was abandoned: nobody moved for a long time."),
+  banned: N_("{name} was banned by a moderator: the game is lost by forfeit."),
 };
 
 /** The sentence for `ended` ({reason, seat}), with the players' `names`; "" when none. */
@@ -68,6 +69,7 @@ const WON = {
   time: N_("{name} won on time"),
   resigned: N_("{name} won by resignation"),
   left: N_("{name} won: the opponent left"),
+  banned: N_("{name} won: the opponent was banned"),
 };
 const NO_WINNER = { aborted: N_("Aborted"), abandoned: N_("Abandoned") };
 
