@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
-from browser_helpers import Browser, LiveServer
+from browser_helpers import Browser, LiveServer, finished_friend_game
 
 from schotten.engine import GameState, Settings
 from schotten.engine.cards import card_str
@@ -115,3 +115,32 @@ def test_an_impossible_edit_shows_the_engines_sentence(pages: Browser, server: L
     page.wait_for_function(
         "() => document.getElementById('analysis-win').textContent.startsWith('Seat 2 to move')",
         timeout=60_000)
+
+
+def test_the_readers_own_seat_reads_you(pages: Browser, server: LiveServer) -> None:
+    """Signed in as the account that sat in seat 1: that seat is "You", the other one its name."""
+    page = pages.page(viewport={"width": 1280, "height": 1000})
+    page.goto(f"{server.url}/rules")
+    status = page.evaluate("""async () => (await fetch('/api/accounts', { method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'carla', password: 'a long enough password' }) })).status""")
+    assert status == 201
+    position = format_position(GameState.new(Settings.of("tactics", 1), 3))
+    page.goto(f"{server.url}/analysis?position={quote(position)}&seat1=carla&account1=carla&seat2=Bob")
+    page.wait_for_function(FIGURES_SHOWN, timeout=60_000)
+    assert page.inner_text("#analysis-win").startswith("You are to move.")
+    assert "You" in page.inner_text("#best-moves li >> nth=0")
+    assert page.get_attribute("#editor .zone[data-place='hand:1']", "aria-label") == "Hand: You"
+    assert page.get_attribute("#editor .zone[data-place='hand:2']", "aria-label") == "Hand: Bob"
+
+
+def test_analyse_from_here_passes_the_players_names(pages: Browser, server: LiveServer) -> None:
+    game_id, _ = finished_friend_game(server.url, seed=7)
+    page = pages.page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.url}/replay/{game_id}")
+    page.wait_for_function("() => document.getElementById('analyse-here').href.includes('position=')")
+    query = parse_qs(urlparse(page.get_attribute("#analyse-here", "href") or "").query)
+    assert query["seat1"] == ["Ann"] and query["seat2"] == ["Bob"] and "account1" not in query
+    page.click("#analyse-here")
+    page.wait_for_function(FIGURES_SHOWN, timeout=60_000)
+    assert "Ann" in page.inner_text("#analysis-win") and "Bob" in page.inner_text("#analysis-win")

@@ -26,18 +26,18 @@ const ADVICE = {
 };
 const DRAWS = { clan: N_("draw a clan card"), tactic: N_("draw a tactic card") };
 
-const page = { position: "", places: null, names: [null, null], user: null, asked: 0 };
+const page = { position: "", places: null, names: [null, null], accounts: [null, null], user: null, asked: 0 };
 
 function percent(value) {
   return `${Math.round(value * 100)}%`;
 }
 
 function isYou(seat) {
-  const name = page.names[seat - 1];
-  return Boolean(name) && name === page.user;
+  const account = page.accounts[seat - 1];
+  return Boolean(account) && account === page.user;
 }
 
-/** A seat's label: "You" for the seat the reader sat in (opened from a replay), else the player's
+/** A seat's label: "You" for the seat the reader's account sat in (opened from a replay), else the player's
  * name the replay passed, else "Seat 1" / "Seat 2". */
 function seatName(seat) {
   if (isYou(seat)) return t("You");
@@ -164,9 +164,12 @@ async function edit(change) {
   await analyse();
 }
 
+/** The seats' names and accounts "Analyse from here" passed (`seat1`, `account1`, ...), if any. */
 function readNames() {
   const query = new URLSearchParams(window.location.search);
-  page.names = [query.get("seat1"), query.get("seat2")].map((n) => (n && n.length <= 60 ? n : null));
+  const read = (key) => [1, 2].map((n) => query.get(`${key}${n}`)).map((v) => (v && v.length <= 60 ? v : null));
+  page.names = read("seat");
+  page.accounts = read("account");
 }
 
 async function main() {

@@ -36,7 +36,7 @@ function stoneColumn(places, number, seatName) {
   const owner = places.owners[number - 1];
   const name = t("Stone {n}", { n: number });
   const side = (seat) => zone(`stone:${number}:${seat}`, t("Stone {n}, side: {seat}", { seat: seatName(seat), n: number }),
-    cards[`stone:${number}:${seat}`], "side");
+    cards[`stone:${number}:${seat}`], "zone-side");
   return el("div", { class: `editor-stone${owner ? ` owned-${owner}` : ""}`, data: { stone: number } },
     side(2),
     zone(`stone:${number}`, owner ? `${name} — ${t("claimed by {name}", { name: seatName(owner) })}` : name,
@@ -49,16 +49,16 @@ function stoneColumn(places, number, seatName) {
 export function drawEditor(places, seatName) {
   const cards = places.cards;
   const piles = places.tactics ? [
-    zone("discard:1", t("Discard pile: {seat}", { seat: seatName(1) }), cards["discard:1"], "pile"),
-    zone("discard:2", t("Discard pile: {seat}", { seat: seatName(2) }), cards["discard:2"], "pile"),
+    zone("discard:1", t("Discard pile: {seat}", { seat: seatName(1) }), cards["discard:1"], "zone-pile"),
+    zone("discard:2", t("Discard pile: {seat}", { seat: seatName(2) }), cards["discard:2"], "zone-pile"),
   ] : [];
-  const decks = [zone("deck:clan", t("Clan deck"), cards["deck:clan"], "deck")];
-  if (places.tactics) decks.push(zone("deck:tactic", t("Tactic deck"), cards["deck:tactic"], "deck"));
+  const decks = [zone("deck:clan", t("Clan deck"), cards["deck:clan"], "zone-deck")];
+  if (places.tactics) decks.push(zone("deck:tactic", t("Tactic deck"), cards["deck:tactic"], "zone-deck"));
   editor.picked = null;
   fill(editor.root,
-    zone("hand:2", t("Hand: {seat}", { seat: seatName(2) }), cards["hand:2"], "hand"),
+    zone("hand:2", t("Hand: {seat}", { seat: seatName(2) }), cards["hand:2"], "zone-hand"),
     el("div", { class: "editor-stones" }, ...STONES.map((n) => stoneColumn(places, n, seatName))),
-    zone("hand:1", t("Hand: {seat}", { seat: seatName(1) }), cards["hand:1"], "hand"),
+    zone("hand:1", t("Hand: {seat}", { seat: seatName(1) }), cards["hand:1"], "zone-hand"),
     el("div", { class: "editor-piles" }, ...decks, ...piles));
 }
 

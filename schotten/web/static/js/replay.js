@@ -62,10 +62,12 @@ function outcomeText(data) {
   return [ending, winner, score].filter(Boolean).join(" ");
 }
 
-/** The analysis board on a step's position, its seats labelled by the players' names. */
+/** The analysis board on a step's position, its seats labelled by the players' names (and which
+ * are accounts, so that the reader's own seat reads "You"). */
 function analyseHref(position) {
   const query = new URLSearchParams({ position });
   replay.table.players.forEach((p, i) => { if (p) query.set(`seat${i + 1}`, p); });
+  (replay.table.accounts || []).forEach((a, i) => { if (a) query.set(`account${i + 1}`, a); });
   return `/analysis?${query}`;
 }
 
