@@ -30,6 +30,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
+LATE = ("base 1/1 0 3 - 0 play 0 0:0 1y8g2r*:7p6y6b#1/9g:8b1b8y/1g3g3p:2b/4k7y:8k8p5r#1/4g9r4y:8r/"
+        "7r4p:5p9k3r/3k3y6k:5g5k/1r6p2k:6g5y/2g:2y5b9p 6r9b7g2p3b4b:9y4r1p1k7k7b - - : :")
+"""A base game whose clan deck is empty, seat 0 to move."""
+
+
 def dealt(variant: str = "tactics", seed: int = 3) -> str:
     """The position of a fresh deal."""
     return format_position(GameState.new(Settings.of(variant, 1), seed))
@@ -86,23 +91,15 @@ def test_a_card_from_a_hand_to_a_stone(client: TestClient) -> None:
 
 
 def test_a_side_completed_by_an_edit_is_completed_last() -> None:
-    """Two complete sides keep R4.6's order: the side the edit completed is the later one."""
-    state = deck_dry()
-    for stone in range(9):
-        for seat in (0, 1):
-            short = len(state.sides[1 - seat][stone]) == 2
-            if state.is_complete(seat, stone) and short and state.owner[stone] < 0:
-                other = 1 - seat
-                hand = state.hands[other]
-                if not hand:
-                    continue
-                card = _name(hand[0])
-                data = edit_position(format_position(state), {"card": card, "from": f"hand:{other + 1}",
-                                                              "to": f"stone:{stone + 1}:{other + 1}"})
-                edited = parse_position(data["position"])
-                assert edited.stamps[seat][stone] < edited.stamps[other][stone]
-                return
-    pytest.skip("this deal has no stone with one side complete and the other one short")
+    """Two complete sides keep R4.6's order: the side the edit completed is the later one ('*' marks
+    the first), and a side made incomplete forgets when it was completed."""
+    position = LATE
+    once = edit_position(position, {"card": "6r", "from": "hand:1", "to": "stone:2:1"})["position"]
+    twice = edit_position(once, {"card": "9b", "from": "hand:1", "to": "stone:2:1"})["position"]
+    assert twice.split()[9].split("/")[1] == "9g6r9b:8b1b8y*"
+    off = edit_position(twice, {"card": "8y", "from": "stone:2:2", "to": "stone:5:2"})["position"]
+    back = edit_position(off, {"card": "8y", "from": "stone:5:2", "to": "stone:2:2"})["position"]
+    assert back.split()[9].split("/")[1] == "9g6r9b*:8b1b8y"
 
 
 def test_a_tactic_card_on_a_side_counts_as_played_by_that_seat(client: TestClient) -> None:
