@@ -184,6 +184,7 @@ def _name(card: int) -> str:
     ({"card": "4g", "from": "hand:1"}, "edit must have exactly card, from and to"),
     ({"to_move": 3}, "to_move must be the seat to move, 1 or 2"),
     ({"to_move": True}, "to_move must be the seat to move, 1 or 2"),
+    ({"to_move": 2.0}, "to_move must be the seat to move, 1 or 2"),
     ({"to_move": 2, "card": "4g"}, "to_move must be the seat to move"),
     ("4g hand:1 stone:1:1", "edit must be an object"),
 ])

@@ -85,7 +85,7 @@ def edit_position(position: object, edit: object) -> dict[str, Any]:
 
 def _switch(state: GameState, edit: dict[str, Any]) -> None:
     seat = edit["to_move"]
-    if len(edit) != 1 or isinstance(seat, bool) or seat not in (1, 2):
+    if len(edit) != 1 or type(seat) is not int or seat not in (1, 2):
         raise ServiceError(400, "to_move must be the seat to move, 1 or 2, and alone in the edit, not "
                            f"{repr(seat)[:12]}")
     state.turn = seat - 1
