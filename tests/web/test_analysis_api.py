@@ -60,7 +60,7 @@ def test_a_position_gets_its_figures(client: TestClient) -> None:
     data = answer.json()
     assert data["to_move"] == state.turn + 1 and data["iterations"] == 10
     assert len(data["win"]) == 2 and abs(sum(data["win"]) - 1) < 0.01
-    assert data["best"] and all(set(b) == {"action", "win"} for b in data["best"])
+    assert data["best"] and all(set(b) == {"action", "win", "parts"} for b in data["best"])
     assert {b["action"] for b in data["best"]} <= {str(a) for a in state.legal_actions()}
     assert len(data["stones"]) == 9
     stone = data["stones"][0]

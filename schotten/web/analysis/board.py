@@ -7,6 +7,7 @@ from typing import Any
 
 from ...bots.eye import analysis, chances
 from ...engine import GameState
+from ...engine.actions import action_parts, parse_action
 from ...engine.errors import NotationError
 from ...engine.explain import formations
 from ...engine.position import parse_position
@@ -64,13 +65,16 @@ def read_position(position: object) -> GameState:
 
 
 def figures(state: GameState, iterations: int) -> dict[str, Any]:
-    """The stones in words, each stone's chances, the round's and the best moves (blocking). The
+    """The stones in words, each stone's chances, the round's and the best moves, each with its
+    ``parts`` (``engine.actions.action_parts``) for the page's words (blocking). The
     analysis sees only the mover's view; the seed is fixed, so a position always gets one answer."""
     data = analysis(state)
     eye = chances(state, iterations, seed=0)
     for stone, chance in zip(data["stones"], eye.pop("chance"), strict=True):
         stone["chance"] = chance
     data.update(eye)
+    for best in data["best"]:
+        best["parts"] = action_parts(parse_action(best["action"]).id)
     data["to_move"] = None if state.is_over else state.turn + 1
     data["iterations"] = iterations
     data["board"] = board_of(state)

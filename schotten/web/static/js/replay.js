@@ -62,6 +62,15 @@ function outcomeText(data) {
   return [ending, winner, score].filter(Boolean).join(" ");
 }
 
+/** The analysis board on a step's position, its seats labelled by the players' names (and which
+ * are accounts, so that the reader's own seat reads "You"). */
+function analyseHref(position) {
+  const query = new URLSearchParams({ position });
+  replay.table.players.forEach((p, i) => { if (p) query.set(`seat${i + 1}`, p); });
+  (replay.table.accounts || []).forEach((a, i) => { if (a) query.set(`account${i + 1}`, a); });
+  return `/analysis?${query}`;
+}
+
 function show(index) {
   replay.index = Math.max(0, Math.min(index, replay.steps.length - 1));
   const step = replay.steps[replay.index];
@@ -86,7 +95,7 @@ function show(index) {
     }));
   byId("step").textContent = stepText(step, replay.index);
   byId("step").dataset.index = String(replay.index);
-  if (step.position) byId("analyse-here").href = `/analysis?position=${encodeURIComponent(step.position)}`;
+  if (step.position) byId("analyse-here").href = analyseHref(step.position);
   byId("outcome").textContent = outcomeText(data);
   if (replay.index === replay.steps.length - 1 && replay.table.unrated_reason) byId("outcome").append(" ", t(replay.table.unrated_reason.say.text, replay.table.unrated_reason.say.params));
   const slider = byId("slider");
