@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from typing import Any, NoReturn
 
 from ...bots.sample import determinize
 from ...engine import GameState
 from ...engine.position import format_position
 from ...engine.view import view
-from ..core.errors import ServiceError
+from ..core.errors import ServiceError, say, saying
 from ..core.messages import ClientError
 from ..core.vocab import Status
 from ..games.authority import Authority
@@ -33,15 +33,16 @@ from ..games.scheduler import SEARCH
 from ..players.accounts import AccountRef
 from .board import figures
 
-NOT_BEGUN = "this table is waiting for its second player: there is no game to analyse yet"
-CLOSED = "this table was closed before its game began: there is no game to analyse"
-OVER = ("this game is over: analyse any of its positions from its replay (\"Analyse from here\"), "
-        "open to everyone")
-NO_SEAT = ("only the player at this table may analyse its game while it is played (spectators and "
-           "other seats may not): open the page with your seat's link")
-NO_HINTS = ("a game in play is not analysed (no engine help while playing), except your own game "
-            "against the AI at a table created with hints on")
-AI_TURN = "it is the AI's turn: analyse at your own decision"
+NOT_BEGUN = saying("This table is waiting for its second player: there is no game to analyse yet.")
+CLOSED = saying("This table was closed before its game began: there is no game to analyse.")
+OVER = saying("This game is over: analyse any of its positions from its replay (\"Analyse from here\"), "
+              "open to everyone.")
+NO_SEAT = saying("Only the player at this table may analyse its game while it is played: open the page "
+                 "with your seat's link.")
+NO_HINTS = saying("A game in play is not analysed (no engine help while playing), except your own game "
+                  "against the AI at a table created with hints on.")
+AI_TURN = saying("It is the AI's turn: analyse at your own decision.")
+"""The refusals (sayings: the page says them in its reader's language)."""
 
 
 def redeal_seed(game_id: str, version: int) -> int:
@@ -105,14 +106,18 @@ class LiveAnalysis:
 def check(game: LiveGame, seat: int | None) -> None:
     """Refuse an analysis that may not be given now (see the module's table)."""
     if game.info.status == Status.OPEN:
-        raise ServiceError(409, NOT_BEGUN)
+        _refuse(409, NOT_BEGUN)
     if game.info.status == Status.CLOSED:
-        raise ServiceError(409, CLOSED)
+        _refuse(409, CLOSED)
     if game.finished or game.info.status != Status.PLAYING:
-        raise ServiceError(409, OVER)
+        _refuse(409, OVER)
     if seat is None:
-        raise ServiceError(403, NO_SEAT)
+        _refuse(403, NO_SEAT)
     if not game.info.hints:
-        raise ServiceError(403, NO_HINTS)
+        _refuse(403, NO_HINTS)
     if game.state.turn != seat:
-        raise ServiceError(409, AI_TURN)
+        _refuse(409, AI_TURN)
+
+
+def _refuse(status: int, sentence: str) -> NoReturn:
+    raise ServiceError(status, sentence, say(sentence))
