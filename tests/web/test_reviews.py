@@ -24,6 +24,7 @@ from schotten.web.app import create_app
 from schotten.web.core.settings import WebSettings
 from schotten.web.reviews.queue import ATTEMPTS, FAILED_SAID, RETRY_AFTER, RUNNING, ReviewQueue
 from schotten.web.reviews.worker import REVIEW_NICENESS
+from schotten.web.storage.db import ReviewRow
 from schotten.web.storage.store import Store
 
 ITERATIONS = 16
@@ -266,6 +267,18 @@ def test_the_attempts_are_kept_in_the_database(client: TestClient, url: str) -> 
     assert job is not None and restarted.fail(job)
     state = restarted.get(game_id)
     assert state is not None and (state.status, state.attempts) == ("failed", ATTEMPTS)
+
+
+def test_a_review_failed_before_attempts_were_counted_says_one(client: TestClient, url: str) -> None:
+    """A row ``failed`` with no attempts in ``result`` (stored before they were counted) failed once."""
+    clock = Clock()
+    game_id = failing(client, clock)
+    with Store(url).use() as session, session.begin():
+        row = session.get(ReviewRow, game_id)
+        assert row is not None
+        row.status, row.result = "failed", None
+    state = client.get(f"/api/games/{game_id}/review").json()
+    assert (state["status"], state["attempts"]) == ("failed", 1)
 
 
 def test_a_failed_review_is_queued_again_when_asked_for(client: TestClient) -> None:

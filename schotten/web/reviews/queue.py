@@ -83,7 +83,10 @@ def _state(row: ReviewRow) -> ReviewState:
     stored = json.loads(row.result) if row.result else None
     if isinstance(stored, list):
         return ReviewState(row.status, row.done, row.total, stored)
-    return ReviewState(row.status, row.done, row.total, [], attempts_of(row.result))
+    attempts = attempts_of(row.result)
+    if row.status == FAILED:
+        attempts = max(attempts, 1)  # failed before attempts were counted: once
+    return ReviewState(row.status, row.done, row.total, [], attempts)
 
 
 def attempts_of(result: str | None) -> int:
