@@ -31,6 +31,7 @@ from .edge import failures, quotas, security
 from .edge import server as edge
 from .routes import accounts as account_routes
 from .routes import analysis, games, i18n, moderation, pages, playnow, reviews, watch
+from .routes import live_analysis as live_analysis_routes
 from .routes import players as player_routes
 from .service import GameService
 
@@ -79,6 +80,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     playnow.install(app, service, games.set_seat_cookie)
     reviews.install(app, service)
     analysis.install(app, service)
+    live_analysis_routes.install(app, service)
     i18n.install(app, settings)
     pages.install(app, settings, service)
     player_routes.install(app, service)

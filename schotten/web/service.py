@@ -11,6 +11,7 @@
 | ``players.accounts.Accounts`` | accounts, passwords and sessions                            |
 | ``reviews.requests.Reviews`` | finished games' reviews: the queue and this process's worker |
 | ``analysis.board.AnalysisBoard`` | the analysis board: a pasted position's figures |
+| ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -30,6 +31,7 @@ from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
 from .analysis.board import AnalysisBoard
+from .analysis.live import LiveAnalysis
 from .core.errors import ServiceError, StoreUnavailable
 from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .core.settings import WebSettings
@@ -89,6 +91,7 @@ class GameService:
         queue = ReviewQueue(self.store, settings.review_lease)
         self.reviews = Reviews(self.authority.context, queue, ReviewWorker(queue, settings))
         self.analysis = AnalysisBoard(settings.analysis_iterations, settings.analysis_rate, self.ai)
+        self.live_analysis = LiveAnalysis(self.authority, settings.analysis_iterations)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:

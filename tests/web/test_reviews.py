@@ -22,8 +22,9 @@ from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.app import create_app
 from schotten.web.core.settings import WebSettings
-from schotten.web.reviews.queue import RUNNING, ReviewQueue
+from schotten.web.reviews.queue import ATTEMPTS, FAILED_SAID, RETRY_AFTER, RUNNING, ReviewQueue
 from schotten.web.reviews.worker import REVIEW_NICENESS
+from schotten.web.storage.db import ReviewRow
 from schotten.web.storage.store import Store
 
 ITERATIONS = 16
@@ -96,7 +97,8 @@ def test_a_review_is_queued_once_then_done_with_every_decision(client: TestClien
     first = client.post(f"/api/games/{game_id}/review")
     again = client.post(f"/api/games/{game_id}/review")
     assert (first.status_code, again.status_code) == (202, 202)
-    assert first.json() == {"status": "queued", "progress": {"done": 0, "total": 0}, "decisions": []}
+    assert first.json() == {"status": "queued", "progress": {"done": 0, "total": 0}, "decisions": [],
+                            "attempts": 0}
     assert client.get(f"/api/games/{game_id}/review").json()["status"] == "queued"
     assert work(client)
     assert not work(client)
@@ -206,17 +208,106 @@ def test_a_job_whose_lease_expired_is_taken_again(client: TestClient, url: str) 
     assert state is not None and state.status == "done"
 
 
-def test_a_review_that_cannot_be_made_is_failed_and_stays_so(client: TestClient, url: str) -> None:
-    """A job whose record does not replay is marked ``failed`` (not taken again and again); asking
-    for it again answers its state (200), with no second job."""
+BROKEN = {"variant": "base", "actions": ["not a move"]}
+"""A record whose review raises (it does not replay)."""
+
+
+def failing(client: TestClient, clock: Clock) -> str:
+    """A finished game whose queued review raises at every attempt (its record does not replay); the
+    app's queue reads ``clock``."""
     game_id = played(client, moves=1)
     queue = service_of(client).reviews.queue
-    state, queued = queue.ask(game_id, {"variant": "base", "actions": ["not a move"]}, "address:test")
+    queue.clock = clock
+    state, queued = queue.ask(game_id, BROKEN, "address:test")
     assert queued and state.status == "queued"
+    return game_id
+
+
+def failed_attempts(client: TestClient, clock: Clock, attempts: int) -> None:
+    """Work the failing job ``attempts`` times, moving the clock past each wait before a retry."""
+    for attempt in range(attempts):
+        clock.now += timedelta(seconds=RETRY_AFTER * attempt + 1)
+        assert work(client)
+
+
+def test_a_failing_review_is_tried_again_then_failed_with_a_sentence(client: TestClient) -> None:
+    """A job whose review raises is queued again, due later each time (not taken before), and after
+    ``ATTEMPTS`` attempts is ``failed``: not taken again, its state says why with a sentence the page
+    says in its reader's language."""
+    clock = Clock()
+    game_id = failing(client, clock)
+    assert work(client)
+    first = client.get(f"/api/games/{game_id}/review").json()
+    assert (first["status"], first["attempts"]) == ("queued", 1) and "error" not in first
+    assert not work(client), "a job that just failed waits before it is taken again"
+    clock.now += timedelta(seconds=RETRY_AFTER + 1)
     assert work(client)
     assert not work(client)
-    answer = client.post(f"/api/games/{game_id}/review")
-    assert answer.status_code == 200 and answer.json()["status"] == "failed"
+    clock.now += timedelta(seconds=2 * RETRY_AFTER + 1)
+    assert work(client)
+    clock.now += timedelta(hours=1)
+    assert not work(client)
+    failed = client.get(f"/api/games/{game_id}/review").json()
+    assert (failed["status"], failed["attempts"], failed["decisions"]) == ("failed", ATTEMPTS, [])
+    assert "could not be made" in failed["error"] and "ask for it again" in failed["error"]
+    assert failed["say"] == {"text": FAILED_SAID, "params": {"attempts": ATTEMPTS}}
+
+
+def test_the_attempts_are_kept_in_the_database(client: TestClient, url: str) -> None:
+    """A restart (another queue on the same database) finds the attempts made: a job that failed
+    ``ATTEMPTS - 1`` times fails for good at its next attempt, whichever worker makes it."""
+    clock = Clock()
+    game_id = failing(client, clock)
+    failed_attempts(client, clock, ATTEMPTS - 1)
+    restarted = ReviewQueue(Store(url), 60.0, clock)
+    state = restarted.get(game_id)
+    assert state is not None and (state.status, state.attempts) == ("queued", ATTEMPTS - 1)
+    clock.now += timedelta(hours=1)
+    job = restarted.take()
+    assert job is not None and restarted.fail(job)
+    state = restarted.get(game_id)
+    assert state is not None and (state.status, state.attempts) == ("failed", ATTEMPTS)
+
+
+def test_a_review_failed_before_attempts_were_counted_says_one(client: TestClient, url: str) -> None:
+    """A row ``failed`` with no attempts in ``result`` (stored before they were counted) failed once."""
+    clock = Clock()
+    game_id = failing(client, clock)
+    with Store(url).use() as session, session.begin():
+        row = session.get(ReviewRow, game_id)
+        assert row is not None
+        row.status, row.result = "failed", None
+    state = client.get(f"/api/games/{game_id}/review").json()
+    assert (state["status"], state["attempts"]) == ("failed", 1)
+
+
+def test_a_failed_review_is_queued_again_when_asked_for(client: TestClient) -> None:
+    """POST on a failed review queues it again (202), its record built anew from the game and its
+    attempts from 0; then it is reviewed as any other."""
+    clock = Clock()
+    game_id = failing(client, clock)
+    failed_attempts(client, clock, ATTEMPTS)
+    again = client.post(f"/api/games/{game_id}/review")
+    assert again.status_code == 202, again.text
+    assert again.json() == {"status": "queued", "progress": {"done": 0, "total": 0}, "decisions": [],
+                            "attempts": 0}
+    assert client.post(f"/api/games/{game_id}/review").status_code == 202
+    assert work(client)
+    done = client.get(f"/api/games/{game_id}/review").json()
+    assert done["status"] == "done" and len(done["decisions"]) == 1
+
+
+def test_asking_again_for_failed_reviews_counts_against_the_rate(tmp_path: Path, url: str) -> None:
+    """Queuing a failed review again is a new request: over ``reviews_rate`` it is refused (429) and
+    the review stays failed."""
+    with TestClient(create_app(review_settings(tmp_path, url, reviews_rate="1/minute"))) as client:
+        clock = Clock()
+        first, second = failing(client, clock), failing(client, clock)
+        failed_attempts(client, clock, 2 * ATTEMPTS)
+        assert client.post(f"/api/games/{first}/review").status_code == 202
+        refused = client.post(f"/api/games/{second}/review")
+        assert refused.status_code == 429 and "too many reviews asked for" in refused.json()["error"]
+        assert client.get(f"/api/games/{second}/review").json()["status"] == "failed"
 
 
 def test_the_planted_blunder_is_marked_with_the_winning_move_as_best(tmp_path: Path, url: str) -> None:

@@ -6,7 +6,8 @@ search lane (``scheduler``). Its reason is data a page puts in words (``reason``
 sentence (``say``): for a card played, the formation its side of the stone makes or keeps
 reachable and the opponent's best reachable formation there that it blocks (``engine.explain``).
 The same position and game seed always give the same hint. A game is given one hint at a time,
-within ``hint_rate``; each hint given is counted on its row (``games.hints_used``).
+within ``hint_rate``; each hint given is counted on its row (``games.hints_used``). The analysis of
+the game in play (``analysis.live``) is engine help too: it goes through ``Hints.given`` as well.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from ...bots.analysis import Analysis, analyse
@@ -53,6 +56,18 @@ class Hints:
         ``not_your_turn``, ``limit``) when it may not have one now."""
         state, version = self._check(game, seat)
         assert seat is not None
+        async with self.given(game):
+            found = await self._analyse(game, state, seat, version)
+        action = found.best[0].action
+        reason = reason_of(state, seat, action, found)
+        return encode({"type": "hint", "version": version, "action": action, "reason": reason,
+                       "say": words_of(reason)})
+
+    @asynccontextmanager
+    async def given(self, game: LiveGame) -> AsyncIterator[None]:
+        """One engine help for ``game`` (a hint, or its analysis in play: ``analysis.live``): refused
+        with ClientError ``limit`` while another is worked out or over ``hint_rate``; counted on the
+        game's row once the block ends without an error (``StoreUnavailable`` if it cannot be)."""
         game_id = game.info.id
         if game_id in self.busy:
             raise ClientError("limit", "a hint for this game is being worked out: wait for it")
@@ -62,14 +77,10 @@ class Hints:
                               f"in {refused[1]} s")
         self.busy.add(game_id)
         try:
-            found = await self._analyse(game, state, seat, version)
+            yield
             await self._count(game)
         finally:
             self.busy.discard(game_id)
-        action = found.best[0].action
-        reason = reason_of(state, seat, action, found)
-        return encode({"type": "hint", "version": version, "action": action, "reason": reason,
-                       "say": words_of(reason)})
 
     async def _count(self, game: LiveGame) -> None:
         """Count the hint on the game's row; ``StoreUnavailable`` (no hint given) if it cannot be."""

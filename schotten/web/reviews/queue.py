@@ -3,12 +3,19 @@
 | call | what |
 |---|---|
 | ``ask`` | a new job ``queued`` for a game, or the one it already has (never a second) |
-| ``take`` | a worker takes the oldest job ``queued`` or whose lease expired, with a conditional UPDATE |
+| ``again`` | a ``failed`` job queued again, with a fresh record and its attempts from 0 |
+| ``take`` | a worker takes the oldest job queued and due, or whose lease expired (a conditional UPDATE) |
 | ``renew`` | the holder stores its progress and extends its lease; False once the lease is another's |
-| ``finish``, ``fail`` | the holder stores the decisions (``done``) or gives up (``failed``) |
+| ``finish``, ``fail`` | the holder stores the decisions (``done``) or gives up on this attempt |
 
 A job is taken by one worker only: the UPDATE that takes it names the state it was read in, so of
 two workers (threads or processes, SQLite or PostgreSQL) one changes a row and the other none.
+
+A job whose review raised is worked on ``ATTEMPTS`` times before it is ``failed``: after a failed
+attempt it is ``queued`` again, due ``RETRY_AFTER`` seconds per attempt later (kept in ``lease_until``,
+which a queued job does not otherwise use). Until the job is done, ``result`` holds
+``{"attempts": n}`` (no migration: the column is the one that later holds the decisions), so a
+restart does not give a failing job new attempts.
 """
 
 from __future__ import annotations
@@ -23,10 +30,19 @@ from typing import Any
 from sqlalchemy import ColumnElement, CursorResult, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..core.errors import say, saying
 from ..storage.db import ReviewRow
 from ..storage.store import Store
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+ATTEMPTS = 3
+"""How many times a job is worked on before it is ``failed`` (an error that comes and goes gets
+another chance; one that does not costs at most this many tries)."""
+FAILED_SAID = saying("The review could not be made ({attempts} attempts failed): try again.")
+"""What the replay page says of a failed review (a saying: each catalogue translates it)."""
+RETRY_AFTER = 10.0
+"""Seconds a job waits after its first failed attempt before it may be taken again (times the
+attempts made: 10 s, then 20 s)."""
 TAKE_TRIES = 5
 """How many waiting jobs a worker tries to take, oldest first, before it waits again."""
 
@@ -42,22 +58,41 @@ class Job:
 
 @dataclass(frozen=True, slots=True)
 class ReviewState:
-    """What is known of a game's review: status, decisions reviewed of how many, the decisions once done."""
+    """What is known of a game's review: status, decisions reviewed of how many, the decisions once
+    done, and the attempts made at it (failed ones; 0 once done)."""
 
     status: str
     done: int
     total: int
     decisions: list[dict[str, Any]]
+    attempts: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        """The answer of ``GET /api/games/{id}/review``."""
-        return {"status": self.status, "progress": {"done": self.done, "total": self.total},
-                "decisions": self.decisions}
+        """The answer of ``GET /api/games/{id}/review``; a failed one adds ``error``, the sentence to
+        show, and ``say``, what the page shows in its reader's language."""
+        answer: dict[str, Any] = {"status": self.status, "progress": {"done": self.done, "total": self.total},
+                                  "decisions": self.decisions, "attempts": self.attempts}
+        if self.status == FAILED:
+            answer["error"] = (f"the review could not be made ({self.attempts} attempts failed): ask for "
+                               "it again to try once more")
+            answer["say"] = say(FAILED_SAID, attempts=self.attempts)
+        return answer
 
 
 def _state(row: ReviewRow) -> ReviewState:
-    decisions = json.loads(row.result) if row.result else []
-    return ReviewState(row.status, row.done, row.total, decisions)
+    stored = json.loads(row.result) if row.result else None
+    if isinstance(stored, list):
+        return ReviewState(row.status, row.done, row.total, stored)
+    attempts = attempts_of(row.result)
+    if row.status == FAILED:
+        attempts = max(attempts, 1)  # failed before attempts were counted: once
+    return ReviewState(row.status, row.done, row.total, [], attempts)
+
+
+def attempts_of(result: str | None) -> int:
+    """The attempts a job's ``result`` column counts (0: none yet, or decisions stored)."""
+    stored = json.loads(result) if result else None
+    return int(stored.get("attempts", 0)) if isinstance(stored, dict) else 0
 
 
 class ReviewQueue:
@@ -90,6 +125,19 @@ class ReviewQueue:
             return found, False
         return ReviewState(QUEUED, 0, 0, []), True
 
+    def again(self, game_id: str, record: dict[str, Any], by: str) -> tuple[ReviewState, bool]:
+        """Queue a ``failed`` review again (its record built anew, its attempts from 0, at the end of the
+        queue): its state and whether this call queued it (False: it was not failed, or another call
+        queued it first)."""
+        with self.store.use() as session, session.begin():
+            changed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+                update(ReviewRow).where(ReviewRow.game_id == game_id, ReviewRow.status == FAILED)
+                .values(status=QUEUED, record=json.dumps(record), done=0, total=0, result=None, lease=None,
+                        lease_until=None, requested_by=by[:64], requested=self.clock()))
+        found = self.get(game_id)
+        assert found is not None
+        return found, changed.rowcount == 1
+
     def take(self) -> Job | None:
         """Take the oldest job waiting or whose holder's lease expired (None: no job to take)."""
         for game_id in self.waiting():
@@ -117,8 +165,11 @@ class ReviewQueue:
 
     @staticmethod
     def _free(now: datetime) -> ColumnElement[bool]:
-        """A job nobody holds: queued, or running on a lease expired before ``now``."""
-        return or_(ReviewRow.status == QUEUED, and_(ReviewRow.status == RUNNING, ReviewRow.lease_until < now))
+        """A job nobody holds: queued (and due, after a failed attempt), or running on a lease expired
+        before ``now``."""
+        due = or_(ReviewRow.lease_until.is_(None), ReviewRow.lease_until < now)
+        return or_(and_(ReviewRow.status == QUEUED, due),
+                   and_(ReviewRow.status == RUNNING, ReviewRow.lease_until < now))
 
     def renew(self, job: Job, done: int, total: int) -> bool:
         """Store the job's progress and extend its lease; False if the lease is no longer ``job``'s."""
@@ -130,8 +181,17 @@ class ReviewQueue:
                             total=len(decisions), lease=None, lease_until=None)
 
     def fail(self, job: Job) -> bool:
-        """The review could not be made: ``failed``."""
-        return self._holder(job, status=FAILED, lease=None, lease_until=None)
+        """This attempt at the review raised: the job is queued again, due later (``RETRY_AFTER``), or
+        ``failed`` after ``ATTEMPTS`` attempts (False if the lease was lost: nothing stored)."""
+        with self.store.use() as session:
+            result = session.scalar(select(ReviewRow.result).where(ReviewRow.game_id == job.game_id))
+        attempts = attempts_of(result) + 1
+        counted = json.dumps({"attempts": attempts})
+        if attempts >= ATTEMPTS:
+            return self._holder(job, status=FAILED, result=counted, done=0, total=0, lease=None,
+                                lease_until=None)
+        due = self.clock() + timedelta(seconds=RETRY_AFTER * attempts)
+        return self._holder(job, status=QUEUED, result=counted, done=0, total=0, lease=None, lease_until=due)
 
     def _holder(self, job: Job, **values: Any) -> bool:
         """Change the job's row if ``job`` still holds its lease."""

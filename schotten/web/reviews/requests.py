@@ -3,9 +3,10 @@
 | call | answer |
 |---|---|
 | ``status`` | the review's state, or 404 when none was asked for |
-| ``ask`` | a review asked for before: its state (never a second job); else a new job queued |
+| ``ask`` | one asked for before: its state, never a second job (a failed one: queued again); else a new job |
 
-New jobs are counted by ``reviews_rate`` per address and per account (429 over it).
+New jobs and failed ones queued again are counted by ``reviews_rate`` per address and per account
+(429 over it); asking for a review queued, running or done is free.
 
 Only finished games are reviewed (R10.4: their record is public then): the route builds the record
 with ``GameService.record``, which refuses a game in progress (409) or unknown (404).
@@ -20,7 +21,7 @@ from ..core.errors import ServiceError
 from ..edge import quotas
 from ..games.context import Context
 from ..players.accounts import AccountRef
-from .queue import ReviewQueue, ReviewState
+from .queue import FAILED, ReviewQueue, ReviewState
 from .worker import ReviewWorker
 
 WHAT = "reviews asked for"
@@ -45,15 +46,16 @@ class Reviews:
 
     async def ask(self, game_id: str, record: Callable[[], Awaitable[dict[str, Any]]], address: str,
                   account: AccountRef | None) -> tuple[ReviewState, bool]:
-        """The game's review, queued now if it had none (``record`` builds the record to review:
-        404 or 409 for a game unknown or not finished): (its state, whether it was queued now)."""
+        """The game's review, queued now if it had none or it failed (``record`` builds the record to
+        review: 404 or 409 for a game unknown or not finished): (its state, whether it was queued now)."""
         found = await self.db(self.queue.get, game_id)
-        if found is not None:
+        if found is not None and found.status != FAILED:
             return found, False
         checked = await record()
         self._charge(address, account)
         by = f"account:{account.id}" if account is not None else f"address:{address}"
-        state, queued = await self.db(self.queue.ask, game_id, checked, by)
+        queue = self.queue.ask if found is None else self.queue.again
+        state, queued = await self.db(queue, game_id, checked, by)
         if queued:
             self.worker.poke()
         return state, queued

@@ -1,12 +1,15 @@
 // Hints at a table against the AI that allows them: the "Hint" button asks the server, which
-// answers the move its engine would play for this seat and why (as data, put in words here).
+// answers the move its engine would play for this seat and why (as data, put in words here); the
+// "Analyse" button asks for the position's analysis (a hint too) and opens the analysis board on the
+// position the server gives (the opponent's hand and the decks dealt anew: no secret in the address).
 
+import { postJSON, showMessage } from "./api.js";
 import { cardName } from "./cards.js";
 import { send } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { formationText } from "./proofs.js";
-import { game, isMine } from "./state.js";
+import { game, gameId, isMine } from "./state.js";
 
 const hint = { asked: null, shown: null };
 
@@ -46,6 +49,7 @@ export function renderHint() {
   const { msg } = game;
   const button = byId("hint");
   button.hidden = !askable();
+  byId("analyse").hidden = !askable();
   if (hint.shown && (!msg || hint.shown.version !== msg.version)) hint.shown = null;
   button.disabled = hint.asked === msg.version || Boolean(hint.shown);
   const box = byId("hint-box");
@@ -73,8 +77,24 @@ export function hintRefused() {
   hint.asked = null;
 }
 
-/** Wire the "Hint" button. */
+/** Ask for this decision's analysis and open the analysis board on the position it was made on. */
+async function analyseHere() {
+  const button = byId("analyse");
+  if (!askable()) return;
+  button.disabled = true;
+  try {
+    const found = await postJSON(`/api/games/${encodeURIComponent(gameId)}/analysis`, {});
+    window.location.assign(`/analysis?position=${encodeURIComponent(found.position)}`);
+  } catch (error) {
+    showMessage(error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Wire the "Hint" and "Analyse" buttons. */
 export function wireHint() {
+  byId("analyse").addEventListener("click", analyseHere);
   byId("hint").addEventListener("click", () => {
     if (!askable() || !send({ type: "hint" })) return;
     hint.asked = game.msg.version;

@@ -1,8 +1,8 @@
 // A finished game's review on the replay page: the Review button asks the server for it, the page
-// polls its progress, then lists each reviewed decision with its mark (the server's), shows the best
+// polls its progress (a failed review says why and offers "Try again", which asks anew), then lists each reviewed decision with its mark (the server's), shows the best
 // move found and the mover's winning chance for the step shown, and charts each seat's chance.
 
-import { getJSON, postJSON } from "./api.js";
+import { errorText, getJSON, postJSON } from "./api.js";
 import { byId, el, fill, svg } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -82,6 +82,7 @@ function showDone(decisions) {
   review.decisions = decisions;
   review.byMove = new Map(decisions.map((d) => [d.move, d]));
   byId("review-start").hidden = true;
+  byId("review-retry").hidden = true;
   byId("review-status").textContent = "";
   fill(byId("review-chart"), chart());
   fill(byId("review-moves"), ...decisions.map(moveItem));
@@ -95,8 +96,9 @@ function showState(state) {
     return;
   }
   byId("review-start").hidden = true;
+  byId("review-retry").hidden = state.status !== "failed";
   if (state.status === "failed") {
-    status.textContent = t("The review could not be made.");
+    status.textContent = errorText(state, t("The review could not be made."));
     return;
   }
   status.textContent = state.status === "queued" ? t("The review waits its turn…")
@@ -112,13 +114,15 @@ async function poll() {
   }
 }
 
-async function start() {
-  byId("review-start").disabled = true;
+async function start(event) {
+  const button = event.currentTarget;
+  button.disabled = true;
   try {
     showState(await postJSON(url(), {}));
   } catch (error) {
-    byId("review-start").disabled = false;
     byId("review-status").textContent = error.message;
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -129,6 +133,7 @@ export async function initReview(gameId, hooks) {
   review.hooks = hooks;
   byId("review").hidden = false;
   byId("review-start").addEventListener("click", start);
+  byId("review-retry").addEventListener("click", start);
   try {
     showState(await getJSON(url()));
   } catch {
