@@ -13,7 +13,7 @@ from ..service import GameService
 from .games import set_seat_cookie
 
 PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html",
-         "account": "account.html", "analysis": "analysis.html"}
+         "account": "account.html", "analysis": "analysis.html", "moderation": "moderation.html"}
 
 
 def _page(settings: WebSettings, name: str) -> Response:
@@ -56,6 +56,11 @@ def install(app: FastAPI, settings: WebSettings, service: GameService) -> None:
     @app.get("/analysis", include_in_schema=False)
     async def analysis_board() -> Response:
         return _page(settings, "analysis")
+
+    @app.get("/moderation", include_in_schema=False)
+    async def moderation() -> Response:
+        """The moderators' page (its data says 403 to anyone else)."""
+        return _page(settings, "moderation")
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(request: Request, game_id: str, token: str | None = None) -> Response:
