@@ -298,6 +298,26 @@ class TrustedDeviceRow(Base):
     expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class BlockRow(Base):
+    """A player who blocked another (``community.blocks``): never paired with them, their chat hidden."""
+
+    __tablename__ = "blocks"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class FollowRow(Base):
+    """A player who follows another (``community.follows``): their games in progress are on the home page."""
+
+    __tablename__ = "follows"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class HealthWriteRow(Base):
     """The health check's own row (one): ``/healthz`` writes it to prove the database can store."""
 
