@@ -4,6 +4,7 @@ browser of its own on the same app), and a game between two accounts."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return found
 
 
-@pytest.fixture
-def app(tmp_path: Path, url: str) -> Iterator[TestClient]:
-    """An app on the test's database (a guest's browser)."""
+@contextmanager
+def app_on(tmp_path: Path, url: str) -> Iterator[TestClient]:
+    """An app on the database at ``url`` (a guest's browser)."""
     with TestClient(create_app(test_settings(tmp_path, database_url=url))) as client:
         yield client
 

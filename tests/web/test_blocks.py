@@ -5,10 +5,12 @@ On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_community import account_game, app, names, player, put, url  # noqa: F401  (fixtures)
+from helpers_community import account_game, app_on, names, player, put, url  # noqa: F401  (a fixture)
 from helpers_web import receive_state, service_of, socket_path
 from sqlalchemy import func, select
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -19,6 +21,13 @@ from schotten.web.players.identity import SESSION_COOKIE
 from schotten.web.storage.db import BlockRow
 
 FIVE = {"initial": 300, "increment": 5}
+
+
+@pytest.fixture
+def app(tmp_path: Path, url: str) -> Iterator[TestClient]:  # noqa: F811 (the fixture)
+    """An app on the test's database (a guest's browser)."""
+    with app_on(tmp_path, url) as client:
+        yield client
 
 
 def stored_blocks(app: TestClient) -> int:
