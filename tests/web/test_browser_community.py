@@ -33,6 +33,15 @@ def store(server: LiveServer) -> Iterator[Store]:
     opened.close()
 
 
+LOG_IN = ("async ([username, password]) => { await fetch('/api/session', { method: 'POST', headers: "
+          "{ 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) }); }")
+
+
+def log_in(page: Any, username: str) -> None:
+    """Log the page's browser in as ``username`` (the session cookie set by the server's answer)."""
+    page.evaluate(LOG_IN, [username, PASSWORD])
+
+
 def test_follow_from_the_profile_then_watch_from_the_home_page(pages: Browser, server: LiveServer,
                                                                store: Store) -> None:
     _, bob, cid = sign_up(store, "Ann", "Bob", "Cid")
@@ -41,9 +50,7 @@ def test_follow_from_the_profile_then_watch_from_the_home_page(pages: Browser, s
     page.goto(f"{server.url}/")
     page.wait_for_selector("#account-bar[data-ready='1']")
     assert page.locator("#followed-box").is_hidden()
-    page.evaluate("async (password) => { await fetch('/api/session', { method: 'POST', headers: "
-                  "{ 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'Ann', password }) }); }",
-                  PASSWORD)
+    log_in(page, "Ann")
     page.goto(f"{server.url}/player/bob")
     page.wait_for_selector("#relations[data-ready='1']")
     assert page.inner_text("#follow") == "Follow" and page.inner_text("#block") == "Block"
@@ -60,7 +67,8 @@ def test_follow_from_the_profile_then_watch_from_the_home_page(pages: Browser, s
     assert page.inner_text("#follow") == "Unfollow"
     page.click("#block")
     page.wait_for_function("() => document.querySelector('#block').textContent === 'Unblock'")
-    listed = page.evaluate("async () => (await (await fetch('/api/blocks')).json()).players.map((p) => p.name)")
+    listed = page.evaluate("async () => (await (await fetch('/api/blocks')).json())"
+                           ".players.map((p) => p.name)")
     assert listed == ["Bob"]
 
 
@@ -72,9 +80,7 @@ def test_no_buttons_for_a_guest_nor_on_one_s_own_profile(pages: Browser, server:
     page.wait_for_selector("#account-bar[data-ready='1']")
     page.wait_for_selector("#username:not(:empty)")
     assert page.locator("#relations").is_hidden()
-    page.evaluate("async (password) => { await fetch('/api/session', { method: 'POST', headers: "
-                  "{ 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'Ann', password }) }); }",
-                  PASSWORD)
+    log_in(page, "Ann")
     page.goto(f"{server.url}/player/Ann")
     page.wait_for_selector("#username:not(:empty)")
     page.wait_for_selector("#account-bar[data-ready='1']")
