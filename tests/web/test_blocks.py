@@ -287,3 +287,28 @@ def test_a_stale_session_cookie_is_a_guest_spectator(app: TestClient) -> None:
     stranger.portal = app.portal
     stranger.cookies.set(SESSION_COOKIE, "no-such-session")
     assert history(stranger, game) == [["over"]]
+
+
+def test_a_blocked_spectator_s_lines_are_hidden_from_a_spectator_who_blocks_them(app: TestClient) -> None:
+    """Eve, signed in, watches and chats in the spectators' room: Dee, who blocks her, does not get her
+    lines (live, in the history, or after a restart reads them back from the database); a guest
+    spectator gets them all."""
+    ann, bob, dee, eve = (player(app, name) for name in ("Ann", "Bob", "Dee", "Eve"))
+    assert put(dee, "blocks", "Eve").status_code == 204
+    game, _ = account_game(ann, bob)
+    with dee.websocket_connect(socket_path(game)) as dee_ws, \
+            eve.websocket_connect(socket_path(game)) as eve_ws:
+        receive_state(dee_ws)
+        receive_state(eve_ws)
+        eve_ws.send_json({"type": "chat", "text": "I am Eve", "name": "Eve"})
+        assert chat_lines(eve_ws, full=False) == ["I am Eve"]
+        nothing_more(dee_ws)
+        dee_ws.send_json({"type": "chat", "text": "I am Dee", "name": "Dee"})
+        assert chat_lines(dee_ws, full=False) == ["I am Dee"] == chat_lines(eve_ws, full=False)
+    assert history(dee, game) == [["I am Dee"]]
+    service = service_of(app)
+    service.games.pop(game)
+    assert history(dee, game) == [["I am Dee"]]
+    guest = TestClient(app.app, base_url=str(app.base_url))
+    guest.portal = app.portal
+    assert history(guest, game) == [["I am Eve", "I am Dee"]]

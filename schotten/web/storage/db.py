@@ -166,7 +166,7 @@ class ReviewRow(Base):
 
 class ChatRow(Base):
     """One chat message of a game: ``room`` is ``players`` or ``spectators``; ``seat`` is the author's
-    seat (None: a spectator)."""
+    seat (None: a spectator); ``account_id`` the author's account, if signed in (never sent)."""
 
     __tablename__ = "chat_messages"
 
@@ -177,6 +177,7 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(400))
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    account_id: Mapped[int | None] = mapped_column(Integer)
 
 
 class ChatMuteRow(Base):

@@ -30,6 +30,7 @@ import logging
 import time
 import unicodedata
 from collections import deque
+from dataclasses import replace
 from typing import Any
 
 from ..core import metrics
@@ -67,7 +68,9 @@ def shown_to(line: ChatLine, seat: int | None, chat: GameChat) -> bool:
 
 
 def author_of(game: LiveGame, line: ChatLine) -> int | None:
-    """The account that wrote ``line``: its seat's (None: a guest's seat, or a spectator)."""
+    """The account that wrote ``line``: the one stored with it, else its seat's (None: a guest)."""
+    if line.account is not None:
+        return line.account
     return game.info.accounts[line.seat] if line.seat in (0, 1) else None
 
 
@@ -178,9 +181,10 @@ class Chat:
         room = Room.SPECTATORS if seat is None else Room.PLAYERS
         await self.load(game)
         async with game.chat.lock:
-            line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick))
+            line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick,
+                                                            account=conn.reader))
             self._show(game, line)
-        self.peers.said(game, {"room": str(room), **line.told()})
+        self.peers.said(game, {"room": str(room), **line.told(), "account": line.account})
 
     def _show(self, game: LiveGame, line: ChatLine) -> None:
         """Keep a stored line in its room and send it to every client here that gets it."""
@@ -259,7 +263,8 @@ class Chat:
         try:
             cap = self.settings.chat_lines_per_game
             index = await asyncio.to_thread(self.store.add_chat, game_id, str(line.room), line.seat,
-                                            line.name, line.stored_text, line.time, ADD_TRIES, cap)
+                                            line.name, line.stored_text, line.time, ADD_TRIES, cap,
+                                            line.account)
         except StoreUnavailable:
             raise
         except Exception as error:
@@ -269,7 +274,7 @@ class Chat:
         if index is None:
             raise ClientError("limit", f"this game's chat holds {cap} chat messages, the most it may: no "
                               "more can be sent here", say(CHAT_FULL, limit=cap))
-        return ChatLine(index, line.room, line.seat, line.name, line.text, line.quick, line.time)
+        return replace(line, index=index)
 
     # ------------------------------------------------------------ mutes
 

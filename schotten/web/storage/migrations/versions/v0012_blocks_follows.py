@@ -1,4 +1,6 @@
-"""Blocks and follows between players (issue 29): the ``blocks`` and ``follows`` tables."""
+"""Blocks and follows between players (issue 29): the ``blocks`` and ``follows`` tables, and the
+author's account of a chat line (``chat_messages.account_id``: a blocked spectator's lines are hidden
+too)."""
 
 import sqlalchemy as sa
 from alembic import op
@@ -10,7 +12,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add the ``blocks`` and ``follows`` tables: who (``player_id``) chose whom (``other_id``), when."""
+    """Add the ``blocks`` and ``follows`` tables (who, ``player_id``, chose whom, ``other_id``, when)
+    and ``chat_messages.account_id`` (empty for the lines written before)."""
     for table in ("blocks", "follows"):
         op.create_table(
             table,
@@ -18,6 +21,7 @@ def upgrade() -> None:
             sa.Column("other_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True, index=True),
             sa.Column("created", sa.DateTime(timezone=True), nullable=False),
         )
+    op.add_column("chat_messages", sa.Column("account_id", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
