@@ -5,7 +5,9 @@ On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +18,11 @@ from sqlalchemy import func, select
 from starlette.testclient import TestClient, WebSocketTestSession
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
-from schotten.web.community.blocks import either_blocks
+from schotten.web.community.blocks import Blocks, either_blocks
+from schotten.web.players.accounts import Accounts
 from schotten.web.players.identity import SESSION_COOKIE
 from schotten.web.storage.db import BlockRow
+from schotten.web.storage.store import Store
 
 FIVE = {"initial": 300, "increment": 5}
 
@@ -312,3 +316,39 @@ def test_a_blocked_spectator_s_lines_are_hidden_from_a_spectator_who_blocks_them
     guest = TestClient(app.app, base_url=str(app.base_url))
     guest.portal = app.portal
     assert history(guest, game) == [["I am Eve", "I am Dee"]]
+
+
+# ---------------------------------------------------------------------- what a process knows
+
+
+def test_a_block_made_through_another_process_is_known_within_the_refresh(tmp_path: Path) -> None:
+    """Two processes' ``Blocks`` on one database: Ann's socket is here, her block is made there; here
+    answers from what it read until ``refresh`` has passed, then reads her blocks again (in the
+    background) and hides Bob's lines; a reader forgotten (``cached``) is read again the same way."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.create_schema()
+    accounts = Accounts(store, 3600.0)
+    ann, bob, cid = (accounts.sign_up(name, "a long password") for name in ("Ann", "Bob", "Cid"))
+    here, there = Blocks(store, cached=1, refresh=0.05), Blocks(store)
+
+    async def until_hidden(reader: int, author: int) -> None:
+        for _ in range(200):
+            if here.hides(reader, author):
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("never read again")
+
+    async def scenario() -> None:
+        await here.know(ann.id)
+        assert not here.hides(ann.id, bob.id)
+        await there.block(ann, "Bob", datetime.now(UTC))
+        assert there.either_blocks(ann.id, bob.id) and not here.hides(ann.id, bob.id)
+        await until_hidden(ann.id, bob.id)
+        await here.know(cid.id)
+        assert not here.hides(ann.id, bob.id)
+        await until_hidden(ann.id, bob.id)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()

@@ -44,14 +44,14 @@ def install(app: FastAPI, service: GameService) -> None:
     async def block(name: str, request: Request) -> Response:
         """Block a player: they are never paired with you and their chat lines are hidden from you."""
         me = await _signed_in(request, "block players")
-        await db(blocks.block, me, name, service.authority.now())
+        await blocks.block(me, name, service.authority.now())
         return Response(status_code=204)
 
     @app.delete("/api/blocks/{name}", status_code=204, responses=_ERRORS)
     async def unblock(name: str, request: Request) -> Response:
         """Unblock a player."""
         me = await _signed_in(request, "unblock players")
-        await db(blocks.unblock, me, name)
+        await blocks.unblock(me, name)
         return Response(status_code=204)
 
     @app.get("/api/blocks", responses=_ERRORS)
