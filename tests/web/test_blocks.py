@@ -19,6 +19,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.community.blocks import Blocks, either_blocks
+from schotten.web.core.errors import StoreUnavailable
 from schotten.web.players.accounts import Accounts
 from schotten.web.players.identity import SESSION_COOKIE
 from schotten.web.storage.db import BlockRow
@@ -352,3 +353,32 @@ def test_a_block_made_through_another_process_is_known_within_the_refresh(tmp_pa
         asyncio.run(scenario())
     finally:
         store.close()
+
+
+def test_a_block_from_another_site_is_refused(app: TestClient) -> None:
+    """A PUT or DELETE sent by a page of another origin is 403 (the edge's origin check): nothing changes."""
+    ann = player(app, "Ann")
+    player(app, "Bob")
+    assert ann.put("/api/blocks/Bob", headers={"origin": "https://evil.example"}).status_code == 403
+    assert stored_blocks(app) == 0
+    assert put(ann, "blocks", "Bob").status_code == 204
+    assert ann.delete("/api/blocks/Bob", headers={"origin": "https://evil.example"}).status_code == 403
+    assert stored_blocks(app) == 1
+
+
+def test_a_spectator_is_refused_while_the_database_cannot_say_whom_they_block(
+        app: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a signed-in spectator's blocks cannot be read, their socket is refused ``unavailable`` (close
+    1013, try again) rather than served lines they may have blocked."""
+    ann, bob, dee = (player(app, name) for name in ("Ann", "Bob", "Dee"))
+    game, _ = account_game(ann, bob)
+
+    def broken(_reader: int) -> frozenset[int]:
+        raise StoreUnavailable("the database is down")
+
+    monkeypatch.setattr(service_of(app).blocks.relations, "ids", broken)
+    with dee.websocket_connect(socket_path(game)) as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "unavailable", message
+        closed = ws.receive()
+        assert closed["type"] == "websocket.close" and closed["code"] == 1013

@@ -95,14 +95,18 @@ class SocketHost:
 
     async def identify(self, game: LiveGame, conn: Connection, session_id: str | None) -> None:
         """Who reads through ``conn``: its seat's account, else its session's (None: a guest); the chat
-        learns whose lines it hides from them."""
+        learns whose lines it hides from them (ClientError ``unavailable`` if the database cannot
+        say now)."""
         reader = game.info.accounts[conn.seat] if conn.seat is not None else None
-        if reader is None and conn.seat is None and session_id:
-            account = await self.context.db(self.opening.accounts.of_session, session_id)
-            reader = None if account is None else account.id
-        conn.reader = reader
-        if reader is not None:
-            await self.talk.know(conn)
+        try:
+            if reader is None and conn.seat is None and session_id:
+                account = await self.context.db(self.opening.accounts.of_session, session_id)
+                reader = None if account is None else account.id
+            conn.reader = reader
+            if reader is not None:
+                await self.talk.know(conn)
+        except StoreUnavailable:
+            raise ClientError("unavailable", UNAVAILABLE) from None
 
     def enter(self, game: LiveGame, conn: Connection) -> None:
         """A client arrives: it gets the state, its rooms' chat and, from now on, every change; a

@@ -157,7 +157,8 @@ class Host(Protocol[G]):
         ...
 
     async def identify(self, game: G, conn: Connection, session_id: str | None) -> None:
-        """Set who reads through ``conn`` (``Connection.reader``), before it enters."""
+        """Set who reads through ``conn`` (``Connection.reader``), before it enters; a ClientError
+        refuses it (as ``enter``'s)."""
         ...
 
     def enter(self, game: G, conn: Connection) -> None:
@@ -223,11 +224,12 @@ class SocketServer(Generic[G]):
             seat = await self.host.seat_of_session(game, session)
         limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
         conn = Connection(socket, seat, self.settings.send_queue, limit)
-        await self.host.identify(game, conn, session)
         try:
+            await self.host.identify(game, conn, session)
             self.host.enter(game, conn)
         except ClientError as error:
-            await _refuse(socket, error.code, error.message, LIMIT_CLOSE)
+            close = OVERFLOW_CLOSE if error.code == "unavailable" else LIMIT_CLOSE
+            await _refuse(socket, error.code, error.message, close)
             return
         conn.start()
         left = False
