@@ -19,6 +19,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.community.blocks import Blocks, either_blocks
+from schotten.web.community.relations import FULL
 from schotten.web.core.errors import StoreUnavailable
 from schotten.web.players.accounts import Accounts
 from schotten.web.players.identity import SESSION_COOKIE
@@ -108,7 +109,9 @@ def test_blocks_are_bounded_per_player(app: TestClient) -> None:
     for name in ("Bob", "Cid", "Dee"):
         player(app, name)
     assert put(ann, "blocks", "Bob").status_code == 204 and put(ann, "blocks", "Cid").status_code == 204
-    assert "the most you may" in error_of(put(ann, "blocks", "Dee"), 400)
+    over = put(ann, "blocks", "Dee")
+    assert "the most you may" in error_of(over, 400)
+    assert over.json()["say"] == {"text": FULL["block"], "params": {"count": 2}}
     assert put(ann, "blocks", "Cid").status_code == 204
     assert names(ann, "blocks") == ["Bob", "Cid"]
 

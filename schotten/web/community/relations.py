@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from ..core.errors import ServiceError
+from ..core.errors import ServiceError, say, saying
 from ..players.accounts import AccountRef, name_key
 from ..storage.db import AccountRow, BlockRow, FollowRow, utc
 from ..storage.store import Store
@@ -37,6 +37,13 @@ class Listed:
     def as_dict(self) -> dict[str, str]:
         """The entry as the API gives it."""
         return {"name": self.name, "since": self.since.isoformat()}
+
+
+FULL = {
+    "block": saying("You block {count} players, the most you may: unblock one before you block another."),
+    "follow": saying("You follow {count} players, the most you may: unfollow one before you follow another."),
+}
+"""What the page says of a list that is full, by its verb."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +92,10 @@ class Relations:
                     return other, False
                 count = session.scalar(select(func.count()).select_from(self.table).where(mine)) or 0
                 if count >= self.limit:
+                    verb = self.wording.verb
                     raise ServiceError(400, f"you have {self.wording.done} {count} players, the most you "
-                                       f"may: un{self.wording.verb} one before you {self.wording.verb} "
-                                       "another")
+                                       f"may: un{verb} one before you {verb} another",
+                                       say(FULL[verb], count=count))
                 session.add(self.table(player_id=player.id, other_id=other, created=utc(now)))
         except IntegrityError:
             return other, False
