@@ -1,6 +1,7 @@
-"""Browser test of follows and blocks: a signed-in player follows another from their profile, and
-the home page lists that player's game in progress with a Watch link; then blocks them. Playwright's
-sync API drives Debian's Chromium against a live server."""
+"""Browser tests of follows and blocks: a signed-in player follows another from their profile, and
+the home page lists that player's game in progress with a Watch link; a player blocks their opponent
+from the profile (in another tab) and the opponent's chat lines are hidden from then on, live and
+after a reload. Playwright's sync API drives Debian's Chromium against a live server."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from browser_helpers import Browser, LiveServer
 from helpers_ratings import PASSWORD, add_game, sign_up
+from test_browser_chat import lines, say, wait_line
 
 from schotten.web.storage.store import Store
 
@@ -33,6 +35,9 @@ def store(server: LiveServer) -> Iterator[Store]:
     opened.close()
 
 
+TABLE = ("async (body) => { const answer = await fetch(body.path, { method: 'POST', headers: "
+         "{ 'Content-Type': 'application/json' }, body: JSON.stringify(body.json) }); "
+         "return await answer.json(); }")
 LOG_IN = ("async ([username, password]) => { await fetch('/api/session', { method: 'POST', headers: "
           "{ 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) }); }")
 
@@ -88,3 +93,40 @@ def test_no_buttons_for_a_guest_nor_on_one_s_own_profile(pages: Browser, server:
     page.goto(f"{server.url}/player/Bob")
     page.wait_for_selector("#relations[data-ready='1']")
     assert page.inner_text("#follow") == "Segueix" and page.inner_text("#block") == "Bloqueja"
+
+
+def seated(pages: Browser, server: LiveServer, username: str, path: str, body: dict[str, Any]) -> Any:
+    """A page of its own browser logged in as ``username`` that opens or joins a table (``path``, with
+    ``body``), at that table once its state has arrived."""
+    page = pages.page()
+    page.goto(f"{server.url}/rules")
+    log_in(page, username)
+    grant = page.evaluate(TABLE, {"path": path, "json": body})
+    page.goto(f"{server.url}{grant['url']}")
+    page.wait_for_selector("#chat:not([hidden]) #chat-form:not([hidden])")
+    return page
+
+
+def test_block_the_opponent_from_their_profile_and_their_chat_is_hidden(pages: Browser, server: LiveServer,
+                                                                         store: Store) -> None:
+    sign_up(store, "Ann", "Bob")
+    ann = seated(pages, server, "Ann", "/api/tables", {"mode": "friend", "seat": 0, "variant": "base"})
+    game = ann.url.split("/game/")[1].split("?")[0]
+    bob = seated(pages, server, "Bob", f"/api/tables/{game}/join", {})
+    say(bob, "hello")
+    wait_line(ann, "Bob: hello")
+    profile = ann.context.new_page()
+    profile.goto(f"{server.url}/player/Bob")
+    profile.wait_for_selector("#relations[data-ready='1']")
+    profile.click("#block")
+    profile.wait_for_function("() => document.querySelector('#block').textContent === 'Unblock'")
+    say(bob, "you play badly")
+    wait_line(bob, "Bob: you play badly")
+    say(ann, "good luck")
+    wait_line(ann, "Ann: good luck")
+    wait_line(bob, "Ann: good luck")
+    assert lines(ann) == ["Bob: hello", "Ann: good luck"]
+    assert lines(bob) == ["Bob: hello", "Bob: you play badly", "Ann: good luck"]
+    ann.reload()
+    wait_line(ann, "Ann: good luck")
+    assert lines(ann) == ["Ann: good luck"], "the history Ann loads leaves out every line of Bob's"
