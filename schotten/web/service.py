@@ -12,6 +12,7 @@
 | ``reviews.requests.Reviews`` | finished games' reviews: the queue and this process's worker |
 | ``analysis.board.AnalysisBoard`` | the analysis board: a pasted position's figures |
 | ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
+| ``community.blocks.Blocks``, ``community.follows.Follows`` | blocks and follows between players |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -32,6 +33,8 @@ from starlette.websockets import WebSocket
 from ..engine.record import record_of
 from .analysis.board import AnalysisBoard
 from .analysis.live import LiveAnalysis
+from .community.blocks import Blocks
+from .community.follows import Follows
 from .core.errors import ServiceError, StoreUnavailable
 from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Table
 from .core.settings import WebSettings
@@ -77,7 +80,9 @@ class GameService:
         """Where each new game's seed comes from (tests fix it)."""
         peers = _peers(settings)
         self.cluster: Cluster = peers if peers is not None else Alone()
-        self.chat = Chat(settings, self.store, self.cluster)
+        self.blocks = Blocks(self.store)
+        self.follows = Follows(self.store)
+        self.chat = Chat(settings, self.store, self.cluster, self.blocks)
         self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed(), self.chat,
                                    self.cluster)
         if peers is not None:

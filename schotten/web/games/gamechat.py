@@ -15,7 +15,8 @@ QUICK_MARK = "\x01"
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
-    """One chat message: ``seat`` is its author's seat (None: a spectator); ``text`` or ``quick`` is set."""
+    """One chat message: ``seat`` is its author's seat (None: a spectator); ``text`` or ``quick`` is set;
+    ``account`` is its author's, if signed in (kept on the server, never told to a client)."""
 
     index: int
     room: Room
@@ -24,6 +25,7 @@ class ChatLine:
     text: str | None
     quick: str | None
     time: datetime = field(default_factory=lambda: datetime.now(UTC))
+    account: int | None = None
 
     @property
     def stored_text(self) -> str:
@@ -31,11 +33,11 @@ class ChatLine:
         return QUICK_MARK + self.quick if self.quick is not None else self.text or ""
 
     @classmethod
-    def stored(cls, room: str, row: tuple[int, int | None, str, str, datetime]) -> ChatLine:
+    def stored(cls, room: str, row: tuple[int, int | None, str, str, datetime, int | None]) -> ChatLine:
         """The message of a stored row (``Store.chat_lines``)."""
-        index, seat, name, text, time = row
+        index, seat, name, text, time, account = row
         quick = text[len(QUICK_MARK):] if text.startswith(QUICK_MARK) else None
-        return cls(index, Room(room), seat, name, None if quick is not None else text, quick, time)
+        return cls(index, Room(room), seat, name, None if quick is not None else text, quick, time, account)
 
     def told(self) -> dict[str, Any]:
         """The message as a chat message carries it."""
@@ -44,9 +46,11 @@ class ChatLine:
 
     @classmethod
     def heard(cls, data: dict[str, Any]) -> ChatLine:
-        """The message another server process stored (``told`` and its ``room``)."""
+        """The message another server process stored (``told``, its ``room`` and its ``account``)."""
+        account = data.get("account")
         return cls(int(data["index"]), Room(data["room"]), data["seat"], str(data["name"]), data["text"],
-                   data["quick"], datetime.fromisoformat(data["time"]))
+                   data["quick"], datetime.fromisoformat(data["time"]),
+                   int(account) if account is not None else None)
 
 
 class GameChat:

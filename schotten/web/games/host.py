@@ -93,6 +93,21 @@ class SocketHost:
         """The seat of ``game`` played by the account logged in with ``session_id``, or None."""
         return await self.opening.seat_of_session(game, session_id)
 
+    async def identify(self, game: LiveGame, conn: Connection, session_id: str | None) -> None:
+        """Who reads through ``conn``: its seat's account, else its session's (None: a guest); the chat
+        learns whose lines it hides from them (ClientError ``unavailable`` if the database cannot
+        say now)."""
+        reader = game.info.accounts[conn.seat] if conn.seat is not None else None
+        try:
+            if reader is None and conn.seat is None and session_id:
+                account = await self.context.db(self.opening.accounts.of_session, session_id)
+                reader = None if account is None else account.id
+            conn.reader = reader
+            if reader is not None:
+                await self.talk.know(conn)
+        except StoreUnavailable:
+            raise ClientError("unavailable", UNAVAILABLE) from None
+
     def enter(self, game: LiveGame, conn: Connection) -> None:
         """A client arrives: it gets the state, its rooms' chat and, from now on, every change; a
         spectator beyond ``spectators_per_game`` is refused (ClientError ``limit``). A game evicted

@@ -4,6 +4,7 @@
 |-----------|----------------------------|-----------|
 | Cluster   | ``cluster.peers.Peers``    | ``Alone`` |
 | Talk      | ``talk.chat.Chat``         | (always the chat) |
+| Apart     | ``community.blocks.Blocks`` | ``Strangers`` (nobody blocks anyone) |
 
 The games call these and never import the packages that implement them: a server without Redis
 runs ``Alone`` and loads no cluster code.
@@ -124,6 +125,10 @@ class Talk(Protocol):
         """Read the game's chat once (``StoreUnavailable`` if not now)."""
         ...
 
+    async def know(self, conn: Connection) -> None:
+        """Learn whose lines to hide from the reader of an arriving client (``Connection.reader``)."""
+        ...
+
     def enter(self, game: LiveGame, conn: Connection) -> None:
         """Send an arriving client its rooms' history."""
         ...
@@ -147,3 +152,35 @@ class Talk(Protocol):
     def heard_mute(self, game: LiveGame, seat: int, muted: bool) -> None:
         """A mute another process stored."""
         ...
+
+
+class Apart(Protocol):
+    """Who keeps away from whom (blocks), as the games, their chat and Play now see it."""
+
+    async def know(self, reader: int) -> None:
+        """Read whom ``reader`` blocks, before their socket enters a game (``hides`` answers from it)."""
+        ...
+
+    def hides(self, reader: int | None, author: int | None) -> bool:
+        """Whether a chat line of ``author``'s is hidden from ``reader`` (who blocks them), from what is
+        known here (no database call)."""
+        ...
+
+    def apart(self, account: int) -> frozenset[int]:
+        """The accounts that block ``account`` or that it blocks (a blocking call)."""
+        ...
+
+
+class Strangers:
+    """Nobody blocks anyone (a server or a test built without ``community``)."""
+
+    async def know(self, reader: int) -> None:
+        """Nothing to read."""
+
+    def hides(self, reader: int | None, author: int | None) -> bool:
+        """Nothing is hidden."""
+        return False
+
+    def apart(self, account: int) -> frozenset[int]:
+        """Nobody."""
+        return frozenset()

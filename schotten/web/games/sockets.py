@@ -88,6 +88,8 @@ class Connection:
     def __init__(self, socket: Socket, seat: int | None, queue_size: int, limit: RateLimit) -> None:
         self.socket = socket
         self.seat = seat
+        self.reader: int | None = None
+        """The account of who reads through this socket (its seat's, else its session's), if any."""
         self.limit = limit
         self.closed = asyncio.Event()
         self.close_code = 1000
@@ -154,6 +156,11 @@ class Host(Protocol[G]):
         """The seat of ``game`` played by the account logged in with this session, or None."""
         ...
 
+    async def identify(self, game: G, conn: Connection, session_id: str | None) -> None:
+        """Set who reads through ``conn`` (``Connection.reader``), before it enters; a ClientError
+        refuses it (as ``enter``'s)."""
+        ...
+
     def enter(self, game: G, conn: Connection) -> None:
         """A client of ``game`` was accepted (send it the state, and every change from now on); a
         ClientError refuses it (the socket is sent the error and closed with ``LIMIT_CLOSE``)."""
@@ -218,9 +225,11 @@ class SocketServer(Generic[G]):
         limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
         conn = Connection(socket, seat, self.settings.send_queue, limit)
         try:
+            await self.host.identify(game, conn, session)
             self.host.enter(game, conn)
         except ClientError as error:
-            await _refuse(socket, error.code, error.message, LIMIT_CLOSE)
+            close = OVERFLOW_CLOSE if error.code == "unavailable" else LIMIT_CLOSE
+            await _refuse(socket, error.code, error.message, close)
             return
         conn.start()
         left = False

@@ -4,6 +4,7 @@
 |------------|------------------------------------------------------------------------------------------|
 | pool       | a variant, a preset time control (``PRESETS``), rated or casual                          |
 | compatible | the same pool, another account and browser; rated: ``|r1 - r2| <= min(reach(e1), reach(e2))`` |
+| apart      | never two accounts of which either blocks the other (``ports.Apart``)                    |
 | reach      | ``pair_range + pair_widen * seconds waited`` (casual pools ignore ratings)               |
 | who        | the longest-waiting compatible entry (then by ticket hash)                               |
 | once       | one transaction: the game row inserted, then ``UPDATE pool_entries ... WHERE ticket_hash |
@@ -29,6 +30,7 @@ from sqlalchemy.exc import DBAPIError
 from ...engine import GameState, Settings
 from ..core.clock import Clock, TimeControl
 from ..core.vocab import Mode, Status, pool_name
+from ..games.ports import Apart, Strangers
 from ..players import ratings
 from ..storage.db import GameRow, PoolEntryRow, utc
 from ..storage.rows import GameInfo, row_of
@@ -117,8 +119,9 @@ class _Taken(Exception):
 class Pairing:
     """The pools of ``authority``'s database; the time is ``authority.now`` (tests inject a clock)."""
 
-    def __init__(self, authority: Authority) -> None:
+    def __init__(self, authority: Authority, apart: Apart | None = None) -> None:
         self.authority = authority
+        self.apart: Apart = apart if apart is not None else Strangers()
 
     def cutoff(self, now: datetime) -> datetime:
         """The last time an entry seen before is stale at ``now``."""
@@ -154,8 +157,10 @@ class Pairing:
         if me is None or me.game is not None:
             return None if me is None else me.game
         settings = self.authority.settings
+        apart = self.apart.apart(me.account) if me.account is not None else frozenset()
         for other in others:
-            if not compatible(me, other, now, settings.pair_range, settings.pair_widen):
+            if other.account in apart or not compatible(me, other, now, settings.pair_range,
+                                                        settings.pair_widen):
                 continue
             made = self._pair(me, other, now)
             if made is not None:

@@ -31,6 +31,7 @@ from ..core.errors import ServiceError
 from ..core.schemas import ClockSpec, Variant, clean_nickname
 from ..edge import quotas
 from ..games.authority import Authority
+from ..games.ports import Apart
 from ..players.accounts import AccountRef
 from ..players.identity import session_id
 from ..players.seats import cookie_name, token_hash
@@ -132,10 +133,10 @@ def pool_count(pool: Pool, waiting: int) -> PoolCount:
 class PlayNow:
     """The routes' work: the pairing in worker threads, the timekeeper told of each new game."""
 
-    def __init__(self, authority: Authority, seat_cookie: SeatCookie) -> None:
+    def __init__(self, authority: Authority, seat_cookie: SeatCookie, apart: Apart | None = None) -> None:
         self.authority = authority
         self.db = authority.context.db
-        self.pairing = Pairing(authority)
+        self.pairing = Pairing(authority, apart)
         self.entries = Entries(self.pairing)
         self.browsers = Browsers(authority.settings.https)
         self.seat_cookie = seat_cookie

@@ -17,7 +17,7 @@ _ERRORS: dict[int | str, dict[str, object]] = {code: {"model": ErrorBody}
 
 def install(app: FastAPI, service: GameService, seat_cookie: SeatCookie) -> PlayNow:
     """Add the Play now routes to ``app`` (see the module's table)."""
-    play = PlayNow(service.authority, seat_cookie)
+    play = PlayNow(service.authority, seat_cookie, service.blocks)
     app.state.play_now = play
 
     @app.post("/api/play-now", response_model=PoolStatus, responses=_ERRORS)

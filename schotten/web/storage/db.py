@@ -166,7 +166,7 @@ class ReviewRow(Base):
 
 class ChatRow(Base):
     """One chat message of a game: ``room`` is ``players`` or ``spectators``; ``seat`` is the author's
-    seat (None: a spectator)."""
+    seat (None: a spectator); ``account_id`` the author's account, if signed in (never sent)."""
 
     __tablename__ = "chat_messages"
 
@@ -177,6 +177,7 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(400))
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    account_id: Mapped[int | None] = mapped_column(Integer)
 
 
 class ChatMuteRow(Base):
@@ -302,6 +303,26 @@ class TrustedDeviceRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
     expires: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class BlockRow(Base):
+    """A player who blocked another (``community.blocks``): never paired with them, their chat hidden."""
+
+    __tablename__ = "blocks"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class FollowRow(Base):
+    """A player who follows another (``community.follows``): their games in progress are on the home page."""
+
+    __tablename__ = "follows"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class HealthWriteRow(Base):

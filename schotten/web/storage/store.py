@@ -307,11 +307,11 @@ class Store(Database):
                                       max(item.entry.time for item in ended))
 
     def add_chat(self, game_id: str, room: str, seat: int | None, name: str, text: str, time: datetime,
-                 tries: int = 3, cap: int | None = None) -> int | None:
+                 tries: int = 3, cap: int | None = None, account: int | None = None) -> int | None:
         """Store a chat message of ``game_id`` under the game's next index (counted from 0: the largest
         stored + 1, read in the same transaction), tried again up to ``tries`` times if another writer
         took that index meanwhile; the index it got, or None (nothing stored) if the game already
-        holds ``cap`` messages."""
+        holds ``cap`` messages. ``account``: the author's, if signed in."""
 
         for attempt in range(tries):
             try:
@@ -321,7 +321,7 @@ class Store(Database):
                     if cap is not None and index >= cap:
                         return None
                     session.add(ChatRow(game_id=game_id, index=index, room=room, seat=seat, name=name,
-                                        text=text, time=utc(time)))
+                                        text=text, time=utc(time), account_id=account))
                 return index
             except IntegrityError:
                 if attempt == tries - 1:
@@ -329,18 +329,19 @@ class Store(Database):
         raise ValueError("tries must be at least 1")
 
     def chat_lines(self, game_id: str, room: str,
-                   limit: int) -> list[tuple[int, int | None, str, str, datetime]]:
+                   limit: int) -> list[tuple[int, int | None, str, str, datetime, int | None]]:
         """The last ``limit`` chat messages of a room of ``game_id``, oldest first: (index, seat, name,
-        text, time) each."""
+        text, time, the author's account) each."""
 
         query = (
-            select(ChatRow.index, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.time)
+            select(ChatRow.index, ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.time, ChatRow.account_id)
             .where(ChatRow.game_id == game_id, ChatRow.room == room)
             .order_by(ChatRow.index.desc())
             .limit(limit)
         )
         with self._use() as session:
-            rows = [(i, seat, name, text, utc(time)) for i, seat, name, text, time in session.execute(query)]
+            rows = [(i, seat, name, text, utc(time), account)
+                    for i, seat, name, text, time, account in session.execute(query)]
         return rows[::-1]
 
     def set_chat_mute(self, game_id: str, seat: int, muted: bool) -> None:

@@ -12,7 +12,9 @@ and per address. Text is never HTML: it is stored and sent as it was written (th
 text).
 
 A seat may mute the other player: that player's messages are not sent to it any more (nor its
-history), until it unmutes. Every message and mute is stored (``chat_messages``, ``chat_mutes``)
+history), until it unmutes. A reader who blocks a player (``ports.Apart``) is never sent that player's
+lines as a seat of any game, live or in the history, as a player or as a spectator; the blocked
+player is told nothing. Every message and mute is stored (``chat_messages``, ``chat_mutes``)
 before anyone is told (else ``StoreUnavailable``: the client gets ``unavailable``). A game's chat
 is loaded once when a socket asks for the game (``load``): the last ``chat_history`` messages of
 each room and the mutes, kept with the ``LiveGame`` (``GameChat``) so a client entering is sent
@@ -28,6 +30,7 @@ import logging
 import time
 import unicodedata
 from collections import deque
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,7 +44,7 @@ from ..edge.quotas import ExactWindow, Rates, address_of, seconds
 from ..games.gamechat import ChatLine, GameChat
 from ..games.live import LiveGame
 from ..games.outbound import state_text
-from ..games.ports import Cluster
+from ..games.ports import Apart, Cluster, Strangers
 from ..games.sockets import Connection
 from ..players.standing import is_muted
 from ..storage.store import Store
@@ -64,6 +67,13 @@ def rooms_of(game: LiveGame, seat: int | None) -> tuple[Room, ...]:
 def shown_to(line: ChatLine, seat: int | None, chat: GameChat) -> bool:
     """Whether ``line`` is sent to a client of ``seat`` (not if its author is a player it muted)."""
     return not (seat is not None and line.seat is not None and line.seat != seat and chat.muted(seat))
+
+
+def author_of(game: LiveGame, line: ChatLine) -> int | None:
+    """The account that wrote ``line``: the one stored with it, else its seat's (None: a guest)."""
+    if line.account is not None:
+        return line.account
+    return game.info.accounts[line.seat] if line.seat in (0, 1) else None
 
 
 def chat_message(room: Room, lines: list[ChatLine], full: bool) -> dict[str, Any]:
@@ -91,10 +101,12 @@ CHAT_RATE = saying("wait {wait} before the next")
 class Chat:
     """The chat of every served game: checks, stores and sends its messages and mutes."""
 
-    def __init__(self, settings: WebSettings, store: Store, peers: Cluster) -> None:
+    def __init__(self, settings: WebSettings, store: Store, peers: Cluster,
+                 apart: Apart | None = None) -> None:
         self.settings = settings
         self.store = store
         self.peers = peers
+        self.apart: Apart = apart if apart is not None else Strangers()
         self.rates = Rates("chat_rate", settings.chat_rate, ExactWindow())
 
     # ------------------------------------------------------------ loading and entering
@@ -120,6 +132,17 @@ class Chat:
                  for room in Room}
         return rooms, self.store.chat_mutes(game_id)
 
+    async def know(self, conn: Connection) -> None:
+        """Learn whose lines the reader of an arriving client blocks."""
+        if conn.reader is not None:
+            await self.apart.know(conn.reader)
+
+    def _shown(self, game: LiveGame, line: ChatLine, conn: Connection) -> bool:
+        """Whether ``line`` is sent to ``conn``: not muted by its seat, its author not blocked by its
+        reader."""
+        hidden = self.apart.hides(conn.reader, author_of(game, line))
+        return not hidden and shown_to(line, conn.seat, game.chat)
+
     def enter(self, game: LiveGame, conn: Connection) -> None:
         """Send a client arriving the history of each room it gets (none of a room nobody wrote in)."""
         for room in rooms_of(game, conn.seat):
@@ -128,7 +151,7 @@ class Chat:
     def _send_history(self, game: LiveGame, conn: Connection, room: Room, always: bool = True) -> None:
         held = game.chat.rooms[room]
         if held or always:
-            lines = [line for line in held if shown_to(line, conn.seat, game.chat)]
+            lines = [line for line in held if self._shown(game, line, conn)]
             conn.send(chat_message(room, lines, full=True))
 
     def opened(self, game: LiveGame) -> None:
@@ -161,9 +184,10 @@ class Chat:
         room = Room.SPECTATORS if seat is None else Room.PLAYERS
         await self.load(game)
         async with game.chat.lock:
-            line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick))
+            line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick,
+                                                            account=conn.reader))
             self._show(game, line)
-        self.peers.said(game, {"room": str(room), **line.told()})
+        self.peers.said(game, {"room": str(room), **line.told(), "account": line.account})
 
     def _show(self, game: LiveGame, line: ChatLine) -> None:
         """Keep a stored line in its room and send it to every client here that gets it."""
@@ -172,7 +196,7 @@ class Chat:
         while len(room) > self.settings.chat_history:
             room.popleft()
         for client in list(game.connections):
-            if line.room in rooms_of(game, client.seat) and shown_to(line, client.seat, game.chat):
+            if line.room in rooms_of(game, client.seat) and self._shown(game, line, client):
                 client.send(chat_message(line.room, [line], full=False))
 
     def heard(self, game: LiveGame, data: dict[str, Any]) -> None:
@@ -252,7 +276,8 @@ class Chat:
         try:
             cap = self.settings.chat_lines_per_game
             index = await asyncio.to_thread(self.store.add_chat, game_id, str(line.room), line.seat,
-                                            line.name, line.stored_text, line.time, ADD_TRIES, cap)
+                                            line.name, line.stored_text, line.time, ADD_TRIES, cap,
+                                            line.account)
         except StoreUnavailable:
             raise
         except Exception as error:
@@ -262,7 +287,7 @@ class Chat:
         if index is None:
             raise ClientError("limit", f"this game's chat holds {cap} chat messages, the most it may: no "
                               "more can be sent here", say(CHAT_FULL, limit=cap))
-        return ChatLine(index, line.room, line.seat, line.name, line.text, line.quick, line.time)
+        return replace(line, index=index)
 
     # ------------------------------------------------------------ mutes
 

@@ -50,6 +50,11 @@ export function postJSON(url, data) {
   });
 }
 
+/** PUT or DELETE a resource with no body (the answer's body, null for a 204). */
+export function sendEmpty(method, url) {
+  return request(url, { method, headers: { Accept: "application/json" } });
+}
+
 /** The value of a cookie, or null. */
 export function getCookie(name) {
   for (const part of document.cookie.split(";")) {
