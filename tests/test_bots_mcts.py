@@ -8,7 +8,8 @@ from itertools import combinations
 import pytest
 
 from schotten.bots import RandomBot, decide, make_bot
-from schotten.bots.mcts import DEFAULT_SECONDS, MctsBot, _reach_single, playout
+from schotten.bots.mcts import DEFAULT_SECONDS, MctsBot, playout
+from schotten.bots.policy import _reach_single
 from schotten.bots.simple import Bot
 from schotten.engine import GameState, Kind, Phase, Settings
 from schotten.engine.cards import NUM_CLAN

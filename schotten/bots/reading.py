@@ -5,7 +5,7 @@ plays say something about the cards it kept: a hand holding a card that fitted t
 far better than the one played is less likely. ``Reader`` turns that into a weight for a
 dealt hand, under a model of the opponent's play: at each of its plays this round it chose
 among every play of its hand with probability proportional to ``exp(BETA * score)``, the
-score being the search's greedy policy (``mcts._play_scores``, counting every card not on
+score being the search's greedy policy (``policy.play_scores``, counting every card not on
 the board as still to come, R5.2) on the board as it stood then.
 
 The hand it held at each past play follows from the dealt hand backwards: undo the play
@@ -31,6 +31,7 @@ from ..engine.actions import Kind
 from ..engine.cards import NUM_CLAN, NUM_STONES
 from ..engine.state import ALL_CLAN
 from ..engine.view import View
+from .policy import play_scores
 
 BETA = 1 / 30
 """How sharply the opponent model prefers better-scoring plays (the policy's score units)."""
@@ -129,12 +130,10 @@ def _board_before(
 def _exp_scores(board: GameState, seat: int) -> list[float]:
     """For every clan card, the model's ``exp(BETA * score)`` summed over the stones open to ``seat``
     on ``board`` (relative to the best play, so the sums stay in range)."""
-    from .mcts import _play_scores
-
     stones = [s for s in range(NUM_STONES) if board.owner[s] < 0 and len(board.sides[seat][s]) < 3]
     cards = [c for c in range(NUM_CLAN) if board.pool >> c & 1]
     ids = [card * NUM_STONES + stone for card in cards for stone in stones]
-    scores = _play_scores(board, ids, lambda: 0.5, aware=False)
+    scores = play_scores(board, ids, lambda: 0.5, aware=False)
     top = max(scores, default=0.0)
     sums = [0.0] * NUM_CLAN
     for action, score in zip(ids, scores, strict=True):

@@ -8,5 +8,5 @@
 | ``actions`` | warn, mute, ban, unban, clear: applied and appended to the moderation log |
 
 An account's standing (muted, banned, warned) is read by ``players.standing``, which chat and
-log-in use.
+log-in use. May import: ``games`` and below (``players``, ``storage``, ``core``).
 """
