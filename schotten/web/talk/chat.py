@@ -179,11 +179,11 @@ class Chat:
                               "game chat, among themselves")
         text, quick = self._content(message)
         name = self._name(game, seat, message.name)
-        await self._check_not_muted(game, seat)
-        self._charge(game, conn)
         room = Room.SPECTATORS if seat is None else Room.PLAYERS
         await self.load(game)
         async with game.chat.lock:
+            await self._check_not_muted(conn)
+            self._charge(game, conn)
             line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick,
                                                             account=conn.reader))
             self._show(game, line)
@@ -218,12 +218,12 @@ class Chat:
             (game.chat.mutes.add if muted else game.chat.mutes.discard)(seat)
             self._tell_muted(game, seat)
 
-    async def _check_not_muted(self, game: LiveGame, seat: int | None) -> None:
-        """Refuse the line of a seat whose account a moderator muted (or banned), saying until when."""
-        account = game.info.accounts[seat] if seat is not None else None
-        if account is None:
+    async def _check_not_muted(self, conn: Connection) -> None:
+        """Refuse the line of a reader (a seat's account, or a signed-in spectator) whom a moderator
+        muted or banned, saying until when and why (under the chat's lock: lines keep their order)."""
+        if conn.reader is None:
             return
-        found = await asyncio.to_thread(is_muted, self.store, account, datetime.now(UTC))
+        found = await asyncio.to_thread(is_muted, self.store, conn.reader, datetime.now(UTC))
         if found is not None:
             sentence = found.banned_sentence() if found.banned else found.muted_sentence()
             raise ClientError("cannot_chat", sentence)
