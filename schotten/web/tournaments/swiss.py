@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import networkx as nx  # type: ignore[import-untyped]
 
 CHUNK_LIMIT = 64
-_SLICE = 16
+_SLICE = 8
 WIN, DRAW, BYE = 2, 1, 2
 
 
