@@ -4,16 +4,21 @@ Scores are counted in half-points (a win 2, a draw 1, a loss 0, a bye 2: a bye s
 The players present are ranked by score, then rating, then id; whoever is absent is not paired
 (the caller withdraws them). A late joiner has no games and so enters with zero.
 
-1. An odd field gives the bye to the lowest-ranked player who has not had one (never twice).
+1. An odd field adds a bye to the lowest bracket, as a partner only for players who have not had
+   one (never twice): it goes to the lowest-ranked of them unless that would leave the bracket
+   unpaired.
 2. Score groups are paired from the top down. Each bracket is the group plus the players that
    floated down from above, paired by a maximum-weight matching (networkx's blossom algorithm)
    over every pair that has not met, with lexicographic weights: as many pairs as possible; the
-   lowest-ranked float down when someone must; the smallest score gaps; seat preferences met;
-   then each player as close as possible to their Dutch partner (rank ``i`` against ``i + n/2``).
+   lowest-ranked float down when someone must; the smallest score gaps (the bye: the lowest
+   score, then the lowest rank); seat preferences met; then each player as close as possible to
+   their Dutch partner (rank ``i`` of a group of ``n`` against ``i + n/2``; a floater against the
+   top of the group below).
    A bracket larger than ``CHUNK_LIMIT`` is matched in slices that keep Dutch partners together,
    and matched whole when the slices leave more than one player over.
-3. When the lowest bracket cannot be closed, the whole field is matched at once with the same
-   weights; anyone still without a partner (every opponent already met) is returned ``unpaired``.
+3. When the lowest bracket cannot be closed, it is merged with the groups above it, one at a
+   time, until it closes; anyone still without a partner (every possible opponent already met)
+   is returned ``unpaired``, and an odd number of them gives one the bye if they have not had one.
 4. Seats: a player who has started more games than they played second prefers to play second,
    and the other way round; level players prefer the opposite of their last seat. Preferences
    that differ are both met; otherwise the lower seat balance starts.
@@ -98,6 +103,10 @@ class _Player:
         return -1 if self.last_first else 1
 
 
+_BYE = _Player(player=0, rating=-(10**9), score=-1, opponents=frozenset(), balance=0, last_first=None,
+                had_bye=True)
+
+
 def scores(games: Sequence[Played], byes: Collection[int]) -> dict[int, int]:
     """Each player's half-points from ``games`` and ``byes`` (a list: one entry per bye)."""
     total: dict[int, int] = defaultdict(int)
@@ -112,16 +121,11 @@ def scores(games: Sequence[Played], byes: Collection[int]) -> dict[int, int]:
 def pair_round(present: Sequence[Entrant], games: Sequence[Played], byes: Collection[int]) -> SwissRound:
     """Pair the next round for the ``present`` players, given every earlier game and bye."""
     players = _players(present, games, byes)
-    bye = _bye(players) if len(players) % 2 else None
-    field = [p for p in players if p.player != bye]
-    pairs, left = _by_groups(field)
-    if left:
-        pairs, left = _match(field, top_first=False)
-    seated = tuple(_seat(a, b, board) for board, (a, b) in enumerate(pairs))
-    unpaired = tuple(p.player for p in left)
-    if bye is None and len(unpaired) % 2:
-        bye, unpaired = _late_bye(players, unpaired)
-    return SwissRound(seated, bye, unpaired)
+    pairs, left = _by_groups(players)
+    bye = next((a.player for a, b in pairs if b is _BYE), None)
+    games_paired = [(a, b) for a, b in pairs if b is not _BYE]
+    seated = tuple(_seat(a, b, board) for board, (a, b) in enumerate(games_paired))
+    return SwissRound(seated, bye, tuple(p.player for p in left if p is not _BYE))
 
 
 def _players(present: Sequence[Entrant], games: Sequence[Played], byes: Collection[int]) -> list[_Player]:
@@ -151,42 +155,40 @@ def _rank(p: _Player) -> tuple[int, int, int]:
     return (-p.score, -p.rating, p.player)
 
 
-def _bye(players: Sequence[_Player]) -> int | None:
-    """The lowest-ranked player who has not had a bye (None when all have had one)."""
-    for p in reversed(players):
-        if not p.had_bye:
-            return p.player
-    return None
-
-
-def _late_bye(players: Sequence[_Player], unpaired: tuple[int, ...]) -> tuple[int | None, tuple[int, ...]]:
-    """With an odd number left unpaired, the lowest-ranked of them without a bye takes it."""
-    had = {p.player for p in players if p.had_bye}
-    for player in reversed(unpaired):
-        if player not in had:
-            return player, tuple(u for u in unpaired if u != player)
-    return None, unpaired
-
-
 def _by_groups(field: Sequence[_Player]) -> tuple[list[tuple[_Player, _Player]], list[_Player]]:
-    """Pair score group by score group, from the top; returns the pairs and who is left at the end."""
-    groups: dict[int, list[_Player]] = defaultdict(list)
+    """Pair score group by score group, from the top; returns the pairs and who is left at the end.
+
+    When the lowest bracket cannot be closed, it is merged with the groups above it, one at a time,
+    until the merged bracket closes (the groups above keep their pairs).
+    """
+    by_score: dict[int, list[_Player]] = defaultdict(list)
     for p in field:
-        groups[p.score].append(p)
-    pairs: list[tuple[_Player, _Player]] = []
+        by_score[p.score].append(p)
+    groups = [by_score[score] for score in sorted(by_score, reverse=True)]
+    if len(field) % 2:
+        groups[-1] = [*groups[-1], _BYE]
+    pairs: list[list[tuple[_Player, _Player]]] = []
+    carried_in: list[list[_Player]] = []
     carry: list[_Player] = []
-    for score in sorted(groups, reverse=True):
-        matched, carry = _bracket(carry + groups[score])
-        pairs += matched
-    return pairs, carry
+    for group in groups:
+        carried_in.append(carry)
+        matched, carry = _bracket(carry + group)
+        pairs.append(matched)
+    for start in range(len(groups) - 2, -1, -1):
+        if not carry:
+            break
+        merged = carried_in[start] + [p for group in groups[start:] for p in group]
+        matched, carry = _bracket(merged)
+        pairs[start:] = [matched]
+    return [pair for matched in pairs for pair in matched], carry
 
 
 def _bracket(bracket: list[_Player]) -> tuple[list[tuple[_Player, _Player]], list[_Player]]:
     if len(bracket) <= CHUNK_LIMIT:
-        return _match(bracket, top_first=True)
+        return _match(bracket)
     pairs, left = _sliced(bracket)
     if len(left) > len(bracket) % 2:
-        return _match(bracket, top_first=True)
+        return _match(bracket)
     return pairs, left
 
 
@@ -199,38 +201,61 @@ def _sliced(bracket: list[_Player]) -> tuple[list[tuple[_Player, _Player]], list
     for start in range(0, half, _SLICE):
         end = start + _SLICE if start + 2 * _SLICE <= half else len(bracket)
         part = left + top[start:end] + bottom[start:end]
-        matched, left = _match(sorted(part, key=_rank), top_first=True)
+        matched, left = _match(sorted(part, key=_rank))
         pairs += matched
         if end == len(bracket):
             break
     return pairs, left
 
 
-def _match(
-    players: Sequence[_Player], top_first: bool
-) -> tuple[list[tuple[_Player, _Player]], list[_Player]]:
+def _match(players: Sequence[_Player]) -> tuple[list[tuple[_Player, _Player]], list[_Player]]:
     """A maximum-cardinality, maximum-weight matching of ``players`` (ranked) with no rematch."""
     graph = nx.Graph()
     graph.add_nodes_from(range(len(players)))
     size = len(players)
-    gap_cap = max((p.score for p in players), default=0) - min((p.score for p in players), default=0)
-    level = 2 * size + gap_cap + 2
-    base = size * level + 1
+    real = [p.score for p in players if p is not _BYE] or [0]
+    low, gap_cap = min(real), max(real) - min(real)
+    base = size * (2 * size + gap_cap + 2) + 1
+    place, group_size = _places(players)
     for i, a in enumerate(players):
         for j in range(i + 1, size):
             b = players[j]
-            if b.player in a.opponents:
+            if b is _BYE:
+                if a.had_bye:
+                    continue
+                terms = (2 * size - i - j, gap_cap - (a.score - low), i, 1, 0)
+            elif b.player in a.opponents:
                 continue
-            priority = (2 * size - i - j) if top_first else 0
-            gap = gap_cap - abs(a.score - b.score)
-            seats = 0 if a.preference == b.preference != 0 else 1
-            closeness = size - abs(j - i - size // 2)
-            weight = ((priority * base + gap) * base + seats) * base + closeness
-            graph.add_edge(i, j, weight=weight)
+            else:
+                seats = 0 if a.preference == b.preference != 0 else 1
+                if a.score == b.score:
+                    dutch = size - abs(place[j] - place[i] - group_size[i] // 2)
+                else:
+                    dutch = size - place[j]
+                terms = (2 * size - i - j, gap_cap - abs(a.score - b.score), 0, seats, dutch)
+            graph.add_edge(i, j, weight=_lexicographic(terms, base))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = sorted((min(i, j), max(i, j)) for i, j in matching)
     used = {k for pair in pairs for k in pair}
     return [(players[i], players[j]) for i, j in pairs], [p for k, p in enumerate(players) if k not in used]
+
+
+def _places(players: Sequence[_Player]) -> tuple[list[int], list[int]]:
+    """Each player's place within their score group in the bracket, and that group's size."""
+    count: dict[int, int] = defaultdict(int)
+    place = []
+    for p in players:
+        place.append(count[p.score])
+        count[p.score] += 1
+    return place, [count[p.score] for p in players]
+
+
+def _lexicographic(terms: tuple[int, ...], base: int) -> int:
+    """One edge weight from terms in falling importance, each smaller than ``base`` over a matching."""
+    weight = 0
+    for term in terms:
+        weight = weight * base + term
+    return weight
 
 
 def _seat(a: _Player, b: _Player, board: int) -> SwissPair:
