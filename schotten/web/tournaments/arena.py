@@ -4,10 +4,11 @@ The waiting players are ranked by score, then rating. A pair costs its score gap
 rating gap; two players whose previous games were against each other are never paired (a player
 left alone with their last opponent waits). Among the pairings of players at most ``window`` ranks
 apart, the wave takes the one with the most pairs and then the least cost (a dynamic programme
-over the ranking, linear in the number of players); players it left over are tried once more
-among themselves. When someone must wait, it is the one who has waited least. Of a pair, the
-player who has started fewer games than they played second starts (then the longer waiter). No
-one is paired at or after the arena's end.
+over the ranking, linear in the number of players); then two players it left over are paired
+together, or each with one player of a pair (the cheapest such swap), while that adds a pair.
+When someone must wait, it is the one who has waited least. Of a pair, the one with the lower
+seat balance (games started minus games played second) starts, then the longer waiter. No one is
+paired at or after the arena's end.
 """
 
 from __future__ import annotations
@@ -64,12 +65,8 @@ def pairing_wave(
     if now >= ends_at:
         return Wave((), tuple(w.player for w in ranked))
     pairs, left = _best_pairs(ranked, now, window)
-    while len(left) > 1:
-        more, still = _best_pairs(left, now, window)
-        if not more:
-            break
-        pairs += more
-        left = still
+    while len(left) > 1 and (better := _augmented(pairs, left)) is not None:
+        pairs, left = better
     return Wave(tuple(_seat(a, b) for a, b in pairs), tuple(w.player for w in left))
 
 
@@ -146,6 +143,39 @@ def _follow(
             left.append(ranked[i])
         mask >>= 1
     return pairs, left
+
+
+def _augmented(
+    pairs: list[tuple[Waiting, Waiting]], left: list[Waiting]
+) -> tuple[list[tuple[Waiting, Waiting]], list[Waiting]] | None:
+    """One more pair from two waiting players: together, or each with one of a pair (the cheapest)."""
+    best: tuple[int, int | None, list[tuple[Waiting, Waiting]]] | None = None
+    for x, u in enumerate(left):
+        for v in left[x + 1:]:
+            for cost, broken, new in _ways_to_seat(u, v, pairs):
+                if best is None or cost < best[0]:
+                    best = (cost, broken, new)
+    if best is None:
+        return None
+    _, broken, new = best
+    kept = [pair for k, pair in enumerate(pairs) if k != broken]
+    taken = {w.player for pair in new for w in pair}
+    return [*kept, *new], [w for w in left if w.player not in taken]
+
+
+def _ways_to_seat(
+    u: Waiting, v: Waiting, pairs: list[tuple[Waiting, Waiting]]
+) -> list[tuple[int, int | None, list[tuple[Waiting, Waiting]]]]:
+    """(added cost, index of the pair broken or None, new pairs) for seating both ``u`` and ``v``."""
+    if _allowed(u, v):
+        return [(_pair_cost(u, v), None, [(u, v)])]
+    ways: list[tuple[int, int | None, list[tuple[Waiting, Waiting]]]] = []
+    for k, (a, b) in enumerate(pairs):
+        for c, d in ((a, b), (b, a)):
+            if _allowed(u, c) and _allowed(v, d):
+                cost = _pair_cost(u, c) + _pair_cost(v, d) - _pair_cost(a, b)
+                ways.append((cost, k, [(u, c), (v, d)]))
+    return ways
 
 
 def _seat(a: Waiting, b: Waiting) -> ArenaPair:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import networkx as nx  # type: ignore[import-untyped]
 
-CHUNK_LIMIT = 64
+CHUNK_LIMIT = 32
 _SLICE = 8
 WIN, DRAW, BYE = 2, 1, 2
 
