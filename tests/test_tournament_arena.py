@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import networkx as nx  # type: ignore[import-untyped]
 import pytest
@@ -196,3 +198,16 @@ def test_an_arena_never_repeats_an_opponent_in_a_row_and_lets_the_lower_seat_bal
                 assert s.last != other
                 s.last, s.games, s.first, s.since = other, s.games + 1, s.first + first, minute
                 s.score += rng.choice([0, 2])
+
+
+def test_the_tournaments_package_imports_nothing_of_the_web_layer_but_core() -> None:
+    package = Path(__file__).resolve().parents[1] / "schotten" / "web" / "tournaments"
+    for module in package.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                inside = name.startswith("schotten.web.")
+                assert not inside or name.startswith(("schotten.web.core", "schotten.web.tournaments")), (
+                    f"{module.name} imports {name}")
