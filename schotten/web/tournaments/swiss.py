@@ -18,7 +18,7 @@ The players present are ranked by score, then rating, then id; whoever is absent
    and matched whole when the slices leave more than one player over.
 3. When the lowest bracket cannot be closed, it is merged with the groups above it, one at a
    time, until it closes; anyone still without a partner (every possible opponent already met)
-   is returned ``unpaired``, and an odd number of them gives one the bye if they have not had one.
+   is returned ``unpaired``.
 4. Seats: a player who has started more games than they played second prefers to play second,
    and the other way round; level players prefer the opposite of their last seat. Preferences
    that differ are both met; otherwise the lower seat balance starts.
@@ -122,8 +122,8 @@ def pair_round(present: Sequence[Entrant], games: Sequence[Played], byes: Collec
     """Pair the next round for the ``present`` players, given every earlier game and bye."""
     players = _players(present, games, byes)
     pairs, left = _by_groups(players)
-    bye = next((a.player for a, b in pairs if b is _BYE), None)
-    games_paired = [(a, b) for a, b in pairs if b is not _BYE]
+    bye = next((_other(a, b).player for a, b in pairs if (a is _BYE or b is _BYE)), None)
+    games_paired = [(a, b) for a, b in pairs if not (a is _BYE or b is _BYE)]
     seated = tuple(_seat(a, b, board) for board, (a, b) in enumerate(games_paired))
     return SwissRound(seated, bye, tuple(p.player for p in left if p is not _BYE))
 
@@ -220,10 +220,11 @@ def _match(players: Sequence[_Player]) -> tuple[list[tuple[_Player, _Player]], l
     for i, a in enumerate(players):
         for j in range(i + 1, size):
             b = players[j]
-            if b is _BYE:
-                if a.had_bye:
+            if (a is _BYE or b is _BYE):
+                taker = _other(a, b)
+                if taker.had_bye:
                     continue
-                terms = (2 * size - i - j, gap_cap - (a.score - low), i, 1, 0)
+                terms = (2 * size - i - j, gap_cap - (taker.score - low), min(i, j), 1, 0)
             elif b.player in a.opponents:
                 continue
             else:
@@ -238,6 +239,11 @@ def _match(players: Sequence[_Player]) -> tuple[list[tuple[_Player, _Player]], l
     pairs = sorted((min(i, j), max(i, j)) for i, j in matching)
     used = {k for pair in pairs for k in pair}
     return [(players[i], players[j]) for i, j in pairs], [p for k, p in enumerate(players) if k not in used]
+
+
+def _other(a: _Player, b: _Player) -> _Player:
+    """Of a pair with the bye, the player."""
+    return b if a is _BYE else a
 
 
 def _places(players: Sequence[_Player]) -> tuple[list[int], list[int]]:
