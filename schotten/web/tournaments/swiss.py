@@ -11,9 +11,9 @@ The players present are ranked by score, then rating, then id; whoever is absent
    floated down from above, paired by a maximum-weight matching (networkx's blossom algorithm)
    over every pair that has not met, with lexicographic weights: as many pairs as possible; the
    lowest-ranked float down when someone must; the smallest score gaps (the bye: the lowest
-   score, then the lowest rank); seat preferences met; then each player as close as possible to
-   their Dutch partner (rank ``i`` of a group of ``n`` against ``i + n/2``; a floater against the
-   top of the group below).
+   score); no seat balance taken past ±2; the bye to the lowest rank; seat preferences met; then
+   each player as close as possible to their Dutch partner (rank ``i`` of a group of ``n``
+   against ``i + n/2``; a floater against the top of the group below).
    A bracket larger than ``CHUNK_LIMIT`` is matched in slices that keep Dutch partners together,
    and matched whole when the slices leave more than one player over.
 3. When the lowest bracket cannot be closed, it is merged with the groups above it, one at a
@@ -102,6 +102,11 @@ class _Player:
             return 0
         return -1 if self.last_first else 1
 
+    @property
+    def strong_preference(self) -> int:
+        """The preference when the other seat would take the balance past ±2, else 0."""
+        return self.preference if abs(self.balance) >= 2 else 0
+
 
 _BYE = _Player(player=0, rating=-(10**9), score=-1, opponents=frozenset(), balance=0, last_first=None,
                 had_bye=True)
@@ -122,7 +127,7 @@ def pair_round(present: Sequence[Entrant], games: Sequence[Played], byes: Collec
     """Pair the next round for the ``present`` players, given every earlier game and bye."""
     players = _players(present, games, byes)
     pairs, left = _by_groups(players)
-    bye = next((_other(a, b).player for a, b in pairs if (a is _BYE or b is _BYE)), None)
+    bye = next((_other(a, b).player for a, b in pairs if a is _BYE or b is _BYE), None)
     games_paired = [(a, b) for a, b in pairs if not (a is _BYE or b is _BYE)]
     seated = tuple(_seat(a, b, board) for board, (a, b) in enumerate(games_paired))
     return SwissRound(seated, bye, tuple(p.player for p in left if p is not _BYE))
@@ -220,20 +225,21 @@ def _match(players: Sequence[_Player]) -> tuple[list[tuple[_Player, _Player]], l
     for i, a in enumerate(players):
         for j in range(i + 1, size):
             b = players[j]
-            if (a is _BYE or b is _BYE):
+            if a is _BYE or b is _BYE:
                 taker = _other(a, b)
                 if taker.had_bye:
                     continue
-                terms = (2 * size - i - j, gap_cap - (taker.score - low), min(i, j), 1, 0)
+                terms = (2 * size - i - j, gap_cap - (taker.score - low), 1, min(i, j), 1, 0)
             elif b.player in a.opponents:
                 continue
             else:
                 seats = 0 if a.preference == b.preference != 0 else 1
+                strong = 0 if a.strong_preference == b.strong_preference != 0 else 1
                 if a.score == b.score:
                     dutch = size - abs(place[j] - place[i] - group_size[i] // 2)
                 else:
                     dutch = size - place[j]
-                terms = (2 * size - i - j, gap_cap - abs(a.score - b.score), 0, seats, dutch)
+                terms = (2 * size - i - j, gap_cap - abs(a.score - b.score), strong, 0, seats, dutch)
             graph.add_edge(i, j, weight=_lexicographic(terms, base))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs = sorted((min(i, j), max(i, j)) for i, j in matching)
