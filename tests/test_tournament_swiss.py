@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache
 
+import networkx as nx  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -64,17 +64,14 @@ def _met(games: list[Played]) -> set[frozenset[int]]:
 
 
 def _perfect_exists(players: tuple[int, ...], met: frozenset[frozenset[int]]) -> bool:
-    """Brute force: can ``players`` all be paired with no pair that has met?"""
-
-    @cache
-    def solve(left: frozenset[int]) -> bool:
-        if not left:
-            return True
-        first = min(left)
-        rest = left - {first}
-        return any(frozenset((first, q)) not in met and solve(rest - {q}) for q in rest)
-
-    return solve(frozenset(players))
+    """Can ``players`` all be paired with no pair that has met? (A maximum matching of networkx.)"""
+    if len(players) % 2:
+        return False
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1:]
+                         if frozenset((a, b)) not in met)
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(players)
 
 
 def _partners(pairs: tuple[SwissPair, ...]) -> dict[int, int]:
@@ -132,7 +129,7 @@ def _check_seats(r: _Round) -> None:
 
 
 @pytest.mark.parametrize("size", [9, 16, 33])
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_random_events_of_five_rounds_keep_every_pairing_rule(size: int, seed: int) -> None:
     event = _simulate(seed, size)
@@ -147,7 +144,7 @@ def test_random_events_of_five_rounds_keep_every_pairing_rule(size: int, seed: i
 
 
 @pytest.mark.parametrize("size", [9, 16, 33])
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_late_joiners_enter_with_zero_and_absent_players_are_left_out(size: int, seed: int) -> None:
     event = _simulate(seed, size, late=3, absence=0.05)
