@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schotten.web.tournaments.arena import ArenaPair, Waiting, pairing_wave
-from schotten.web.tournaments.scoring import ArenaResult, Outcome, arena_score
+from schotten.web.tournaments.scoring import ArenaResult, ArenaStanding, Outcome, arena_score, arena_standings
 
 W, D, L = Outcome.WIN, Outcome.DRAW, Outcome.LOSS
 NOW = datetime(2026, 12, 4, 20, 0)
@@ -61,6 +61,23 @@ def test_the_marks_say_which_wins_were_doubled_and_which_had_the_berserk_bonus()
     games = arena_score(results).games
     assert [g.doubled for g in games] == [False, False, True, True]
     assert [g.berserk_bonus for g in games] == [False, False, True, False]
+
+
+def test_arena_standings_rank_by_points_and_share_ranks() -> None:
+    table = arena_standings({
+        7: _plain(W, L),
+        3: [*_plain(W, W), ArenaResult(W, berserk=True, decisions=8)],
+        5: _plain(D, W),
+        9: [],
+    })
+    assert table == (
+        ArenaStanding(3, 1, 9, 3, True, 1),
+        ArenaStanding(5, 2, 3, 2, False, 0),
+        ArenaStanding(7, 3, 2, 2, False, 0),
+        ArenaStanding(9, 4, 0, 0, False, 0),
+    )
+    level = arena_standings({1: _plain(W), 2: _plain(W), 4: _plain(L)})
+    assert [(row.player, row.rank) for row in level] == [(1, 1), (2, 1), (4, 3)]
 
 
 def _waiting(

@@ -2,7 +2,7 @@
 
 | module   | job                                                                    |
 |----------|------------------------------------------------------------------------|
-| scoring  | an arena player's points, streak and fire from their results            |
+| scoring  | an arena player's points, streak and fire; the arena's standings        |
 | arena    | an arena's pairing wave: who plays whom among the waiting players       |
 | swiss    | a Swiss round's pairing: score groups, no rematch, one bye, seats        |
 | standings| Swiss scores and tiebreaks (Buchholz, Sonneborn-Berger) and ranks       |

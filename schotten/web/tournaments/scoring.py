@@ -12,7 +12,7 @@ won. The results are in the order the games ended.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -83,3 +83,29 @@ def arena_score(results: Iterable[ArenaResult]) -> ArenaScore:
         games.append(score_game(result, streak))
         streak = streak + 1 if result.outcome is Outcome.WIN else 0
     return ArenaScore(sum(game.points for game in games), streak, tuple(games))
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaStanding:
+    """One row of an arena's standings: rank, points, games, fire and the berserk wins that counted."""
+
+    player: int
+    rank: int
+    points: int
+    games: int
+    fire: bool
+    berserk_wins: int
+
+
+def arena_standings(results: Mapping[int, Sequence[ArenaResult]]) -> tuple[ArenaStanding, ...]:
+    """The standings from each player's results in order: most points first; level players share a rank."""
+    scored = {player: arena_score(games) for player, games in results.items()}
+    order = sorted(scored, key=lambda p: (-scored[p].points, p))
+    rows: list[ArenaStanding] = []
+    for index, player in enumerate(order):
+        score = scored[player]
+        level = bool(rows) and rows[-1].points == score.points
+        rows.append(ArenaStanding(
+            player, rows[-1].rank if level else index + 1, score.points, len(score.games), score.fire,
+            sum(game.berserk_bonus for game in score.games)))
+    return tuple(rows)
