@@ -141,6 +141,7 @@ def test_the_player_who_started_fewer_games_starts() -> None:
         ([_waiting(1), _waiting(1)], "waiting twice"),
         ([_waiting(1, seconds=-5)], "since after"),
         ([_waiting(1, games=1, first_seats=2)], "started more games"),
+        ([_waiting(1, games=-1)], "negative number"),
     ],
 )
 def test_bad_fields_are_refused_with_a_sentence(field: list[Waiting], sentence: str) -> None:

@@ -79,7 +79,9 @@ def _check(waiting: Sequence[Waiting], now: datetime, window: int) -> None:
     for w in waiting:
         if w.since > now:
             raise ValueError(f"player {w.player} is waiting since after the wave's time")
-        if not 0 <= w.first_seats <= w.games:
+        if w.first_seats < 0 or w.games < 0:
+            raise ValueError(f"player {w.player} has a negative number of games")
+        if w.first_seats > w.games:
             raise ValueError(f"player {w.player} started more games than they played")
 
 
