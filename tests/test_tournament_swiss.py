@@ -189,6 +189,15 @@ def test_a_player_who_met_everyone_else_is_left_unpaired() -> None:
     assert paired.pairs == () and sorted(paired.unpaired) == [1, 2]
 
 
+def test_small_fields_at_the_edges() -> None:
+    assert pair_round([], [], []) == SwissRound((), None, ())
+    assert pair_round([Entrant(1, 1500)], [], []) == SwissRound((), 1, ())
+    assert pair_round([Entrant(1, 1500)], [], [1]) == SwissRound((), None, (1,))
+    all_met = [Played(1, 2, 1), Played(2, 3, None), Played(1, 3, 3)]
+    three = [Entrant(p, 1500) for p in (1, 2, 3)]
+    assert pair_round(three, all_met, [1]) == SwissRound((), 3, (1, 2))
+
+
 def test_a_floater_meets_the_top_of_the_group_below() -> None:
     games = [Played(1, 2, 1), Played(3, 4, 3), Played(5, 6, 5)]
     present = [Entrant(p, 2000 - 10 * p) for p in range(1, 7)]
