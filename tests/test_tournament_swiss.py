@@ -195,7 +195,7 @@ def test_small_fields_at_the_edges() -> None:
     assert pair_round([Entrant(1, 1500)], [], [1]) == SwissRound((), None, (1,))
     all_met = [Played(1, 2, 1), Played(2, 3, None), Played(1, 3, 3)]
     three = [Entrant(p, 1500) for p in (1, 2, 3)]
-    assert pair_round(three, all_met, [1]) == SwissRound((), 3, (1, 2))
+    assert pair_round(three, all_met, [1]) == SwissRound((), 2, (1, 3))
 
 
 def test_a_floater_meets_the_top_of_the_group_below() -> None:

@@ -5,13 +5,12 @@ The players present are ranked by score, then rating, then id; whoever is absent
 (the caller withdraws them). A late joiner has no games and so enters with zero.
 
 1. An odd field adds a bye to the lowest bracket, as a partner only for players who have not had
-   one (never twice): it goes to the lowest-ranked of them unless that would leave the bracket
-   unpaired.
+   one (never twice): it goes to the lowest-ranked of them whose bye lets the bracket close.
 2. Score groups are paired from the top down. Each bracket is the group plus the players that
    floated down from above, paired by a maximum-weight matching (networkx's blossom algorithm)
    over every pair that has not met, with lexicographic weights: as many pairs as possible; the
-   lowest-ranked float down when someone must; the smallest score gaps (the bye: the lowest
-   score); no seat balance taken past ±2; the bye to the lowest rank; seat preferences met; then
+   lowest-ranked float down when someone must, and the bye goes to the lowest-ranked who can
+   take it; the smallest score gaps; no seat balance taken past ±2; seat preferences met; then
    each player as close as possible to their Dutch partner (rank ``i`` of a group of ``n``
    against ``i + n/2``; a floater against the top of the group below).
    A bracket larger than ``CHUNK_LIMIT`` is matched in slices that keep Dutch partners together,
@@ -229,7 +228,7 @@ def _match(players: Sequence[_Player]) -> tuple[list[tuple[_Player, _Player]], l
                 taker = _other(a, b)
                 if taker.had_bye:
                     continue
-                terms = (2 * size - i - j, gap_cap - (taker.score - low), 1, min(i, j), 1, 0)
+                terms = (size, gap_cap - (taker.score - low), 1, min(i, j), 1, 0)
             elif b.player in a.opponents:
                 continue
             else:
