@@ -65,3 +65,53 @@ def test_a_moderator_mutes_a_reported_player_in_one_click(pages: Browser, server
     ann.wait_for_selector("#message:not([hidden])")
     assert "only moderators" in ann.inner_text("#message")
     assert not pages.errors
+
+
+def at_table(pages: Browser, server: LiveServer, name: str, path: str) -> Any:
+    """A page signed up as ``name`` that opens (``/api/tables``) or joins a friend table, at its table."""
+    page = signed_up(pages, server, name)
+    body = {"mode": "friend", "seat": 0, "variant": "base"} if path == "/api/tables" else {}
+    status, grant = call(page, "POST", path, body)
+    assert status == 200, grant
+    page.goto(f"{server.url}{grant['url']}")
+    page.wait_for_selector("#chat:not([hidden]) #chat-form:not([hidden])")
+    return page
+
+
+def test_a_chat_line_and_a_profile_are_reported_in_two_clicks(pages: Browser, server: LiveServer) -> None:
+    """At the table a flag on the opponent's chat line opens the report dialog: the moderators get
+    the line as stored; the profile's Report button reports too; a guest sees neither button."""
+    ann = at_table(pages, server, "ann", "/api/tables")
+    game = ann.url.split("/game/")[1].split("?")[0]
+    bob = at_table(pages, server, "bob", f"/api/tables/{game}/join")
+    bob.fill("#chat-input", "you are an idiot")
+    bob.press("#chat-input", "Enter")
+    ann.wait_for_selector(".chat-line:not(.own) .chat-report")
+    assert bob.query_selector(".chat-line.own .chat-report") is None
+    assert not ann.is_hidden("#report-opponent")
+    ann.click(".chat-line:not(.own) .chat-report")
+    ann.select_option("#report-reason", "abuse")
+    ann.click("#report-send")
+    ann.wait_for_selector("#message:not([hidden])")
+    assert "bob" in ann.inner_text("#message")
+    ann.goto(f"{server.url}/player/bob")
+    ann.wait_for_selector("#relations[data-ready='1']")
+    ann.click("#report")
+    ann.select_option("#report-reason", "cheating")
+    ann.fill("#report-text", "too strong")
+    ann.click("#report-send")
+    ann.wait_for_selector("#message:not([hidden])")
+    granted = subprocess.run([sys.executable, "-m", "schotten", "moderators", "add", "ann", "--database",
+                              f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
+    assert granted.returncode == 0, granted.stderr
+    status, queue = call(ann, "GET", "/api/moderation/reports")
+    assert status == 200
+    chat, profile = queue["reports"]
+    assert chat["reason"] == "abuse" and chat["game"] == game
+    assert [line["text"] for line in chat["chat"] if line["reported"]] == ["you are an idiot"]
+    assert profile["reason"] == "cheating" and profile["text"] == "too strong" and profile["game"] is None
+    guest = pages.page()
+    guest.goto(f"{server.url}/game/{game}")
+    guest.wait_for_selector("#status[data-version]")
+    assert guest.query_selector(".chat-report") is None and guest.is_hidden("#report-opponent")
+    assert not pages.errors

@@ -11,6 +11,7 @@ import { send } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { N_, t } from "./i18n.js";
 import { game, isSeated, names } from "./state.js";
+import { lineReport, renderReportButton } from "./tablereport.js";
 
 /** The quick messages, by the key the server keeps. */
 export const QUICK = {
@@ -78,7 +79,8 @@ function lineNode(line) {
   },
   el("span", { class: "chat-name", text: line.name }),
   ": ",
-  el("span", { class: quick ? "chat-text quick" : "chat-text", text: quick ?? line.text ?? "" }));
+  el("span", { class: quick ? "chat-text quick" : "chat-text", text: quick ?? line.text ?? "" }),
+  own ? null : lineReport(line));
 }
 
 function roomNode(room) {
@@ -109,6 +111,7 @@ export function renderChat() {
   byId("chat-form").hidden = !writable;
   byId("chat-quick").hidden = !writable;
   renderMute();
+  renderReportButton();
   for (const list of document.querySelectorAll("#chat-rooms .chat-list")) list.scrollTop = list.scrollHeight;
 }
 
