@@ -111,7 +111,7 @@ class Director:
 
     def _next(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:
         if tournament.status == CREATED:
-            self._advance(session, tournament, status=STARTED)
+            self._advance(session, tournament, status=STARTED, round=tournament.round)
             session.execute(update(TournamentPlayerRow)
                             .where(TournamentPlayerRow.tournament_id == tournament.id,
                                    TournamentPlayerRow.status == WAITING).values(since=utc(now)))
@@ -197,7 +197,7 @@ class Director:
         """Create the game of ``first`` (seat 0) and ``second`` and mark both playing (``_Lost`` if
         either no longer waits)."""
         names = dict(session.execute(select(AccountRow.id, AccountRow.username)
-                                     .where(AccountRow.id.in_([first, second]))).tuples())
+                                     .where(AccountRow.id.in_([first, second]))).all())
         seed = self.new_seed()
         turn = GameState.new(Settings.of(tournament.variant, 1), seed).turn
         info = GameInfo(

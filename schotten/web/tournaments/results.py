@@ -56,7 +56,7 @@ def _decisions(session: Session, game_id: str) -> tuple[int, int]:
     """How many actions each seat of the game made."""
     query = (select(LogRow.seat, func.count()).where(LogRow.game_id == game_id, LogRow.kind == "action")
              .group_by(LogRow.seat))
-    counted = {seat: count for seat, count in session.execute(query).tuples()}
+    counted = {seat: count for seat, count in session.execute(query).all()}
     return counted.get(0, 0), counted.get(1, 0)
 
 

@@ -62,7 +62,7 @@ def detail(session: Session, tournament_id: int, account_id: int | None) -> dict
     ids = {p.account_id for p in players} | {g.account0 for g in games} | {
         g.account1 for g in games if g.account1 is not None}
     names = dict(session.execute(select(AccountRow.id, AccountRow.username)
-                                 .where(AccountRow.id.in_(ids))).tuples()) if ids else {}
+                                 .where(AccountRow.id.in_(ids))).all()) if ids else {}
     done = finished_games(session, tournament_id)
     view = summary(tournament, len(players))
     if tournament.format == ARENA:
