@@ -77,8 +77,11 @@ class Director:
             due = list(session.scalars(query.order_by(TournamentRow.id)))
         made: list[str] = []
         for tournament_id in due:
-            if self._take(tournament_id, now):
-                made += self._step(tournament_id, now)
+            try:
+                if self._take(tournament_id, now):
+                    made += self._step(tournament_id, now)
+            except Exception:  # one tournament's failure must not hold the others up
+                logger.exception("tournament %d: the director %s failed a step", tournament_id, self.me)
         return made
 
     def _take(self, tournament_id: int, now: datetime) -> bool:
@@ -140,7 +143,7 @@ class Director:
         if now >= ends_at:
             self._advance(session, tournament, status=FINISHED, round=tournament.round)
             return []
-        waiting = self._waiting(session, tournament)
+        waiting = self._waiting(session, tournament, now)
         if len(waiting) < 2:
             return []
         wave = pairing_wave(waiting, now, ends_at)
@@ -149,8 +152,9 @@ class Director:
         self._advance(session, tournament)
         return [self._game(session, tournament, pair.first, pair.second, now) for pair in wave.pairs]
 
-    def _waiting(self, session: Session, tournament: Tournament) -> list[Waiting]:
-        """The arena's waiting players, with their score, rating, last opponent and seats so far."""
+    def _waiting(self, session: Session, tournament: Tournament, now: datetime) -> list[Waiting]:
+        """The arena's waiting players, with their score, rating, last opponent and seats so far (waiting
+        since ``now`` at the latest: another process's clock may be a little ahead)."""
         rows = list(session.scalars(select(TournamentPlayerRow).where(
             TournamentPlayerRow.tournament_id == tournament.id, TournamentPlayerRow.status == WAITING)))
         rated = ratings.current(session, [row.account_id for row in rows], tournament.pool)
@@ -164,7 +168,8 @@ class Director:
                                           else mine[-1].account0)
             first = sum(g.account0 == row.account_id for g in mine)
             rating = round(rated[row.account_id].rating)
-            found.append(Waiting(row.account_id, row.score, rating, utc(row.since), last, first, len(mine)))
+            since = min(utc(row.since), utc(now))
+            found.append(Waiting(row.account_id, row.score, rating, since, last, first, len(mine)))
         return found
 
     def _swiss(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:
