@@ -159,6 +159,16 @@ def test_a_minimum_rating_or_number_of_rated_games_is_refused_with_a_sentence(tm
         assert client.get(f"/api/tournaments/{strong}").json()["players"] == 0
 
 
+def test_one_account_has_at_most_five_tournaments_not_started(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock):
+        log_in(client, "Ann")
+        for _ in range(5):
+            created(client, starts_in=600)
+        refused = client.post("/api/tournaments", json=ARENA | {"starts_in": 600})
+        assert refused.status_code == 409 and "5 tournaments not started" in refused.json()["error"]
+        assert len(client.get("/api/tournaments").json()["tournaments"]) == 5
+
+
 def test_a_paired_player_sees_the_game_and_may_go_berserk_before_moving(tmp_path: Path) -> None:
     with tournament_app(tmp_path) as (client, clock):
         log_in(client, "Ann")

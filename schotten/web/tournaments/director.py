@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -158,18 +159,26 @@ class Director:
         rows = list(session.scalars(select(TournamentPlayerRow).where(
             TournamentPlayerRow.tournament_id == tournament.id, TournamentPlayerRow.status == WAITING)))
         rated = ratings.current(session, [row.account_id for row in rows], tournament.pool)
-        games = list(session.scalars(select(TournamentGameRow)
-                                     .where(TournamentGameRow.tournament_id == tournament.id)
-                                     .order_by(TournamentGameRow.id)))
+        games = session.execute(select(TournamentGameRow.account0, TournamentGameRow.account1)
+                                .where(TournamentGameRow.tournament_id == tournament.id,
+                                       TournamentGameRow.account1.is_not(None))
+                                .order_by(TournamentGameRow.id)).all()
+        last: dict[int, int] = {}
+        first: dict[int, int] = defaultdict(int)
+        played: dict[int, int] = defaultdict(int)
+        for starter, other in games:
+            if other is None:
+                continue
+            last[starter], last[other] = other, starter
+            first[starter] += 1
+            played[starter] += 1
+            played[other] += 1
         found = []
         for row in rows:
-            mine = [g for g in games if row.account_id in (g.account0, g.account1)]
-            last = None if not mine else (mine[-1].account1 if mine[-1].account0 == row.account_id
-                                          else mine[-1].account0)
-            first = sum(g.account0 == row.account_id for g in mine)
-            rating = round(rated[row.account_id].rating)
+            player = row.account_id
             since = min(utc(row.since), utc(now))
-            found.append(Waiting(row.account_id, row.score, rating, since, last, first, len(mine)))
+            found.append(Waiting(player, row.score, round(rated[player].rating), since, last.get(player),
+                                 first[player], played[player]))
         return found
 
     def _swiss(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:

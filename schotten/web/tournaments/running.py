@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..core.errors import ServiceError
@@ -26,6 +26,8 @@ from .records import ARENA, CREATED, PAUSED, STARTED, WITHDRAWN
 
 MAX_START_DAYS = 60
 """How far ahead a tournament may be set to start."""
+MAX_UPCOMING = 5
+"""How many tournaments not started yet one account may have created."""
 
 
 class CreateTournament(BaseModel):
@@ -101,6 +103,11 @@ class Tournaments:
 
         def store() -> int:
             with self.authority.store.use() as session, session.begin():
+                upcoming = session.scalar(select(func.count()).select_from(TournamentRow).where(
+                    TournamentRow.creator_id == who.id, TournamentRow.status == CREATED)) or 0
+                if upcoming >= MAX_UPCOMING:
+                    raise ServiceError(409, f"you have {upcoming} tournaments not started yet, the most "
+                                       "one may have: cancel one or wait for one to start")
                 session.add(row)
                 session.flush()
                 return row.id
