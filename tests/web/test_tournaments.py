@@ -196,6 +196,35 @@ def test_a_paired_player_sees_the_game_and_may_go_berserk_before_moving(tmp_path
         assert view["you"] == {"status": "waiting"} and view["games"][0]["result"] in ("1-0", "0-1")
 
 
+@pytest.mark.parametrize(("fmt", "gone"), [("arena", "paused"), ("swiss", "withdrawn")])
+def test_a_player_who_loses_on_time_without_a_move_was_absent(tmp_path: Path, fmt: str, gone: str) -> None:
+    """Flagged with no decision: paused (arena) or withdrawn after the forfeit (Swiss); the other
+    waits and scores the win."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        shape = {"format": "swiss", "minutes": None, "rounds": 2} if fmt == "swiss" else {}
+        tid = created(client, **shape)
+        ann, bob = account(client, "Ann"), account(client, "Bob")
+        for player in (ann, bob):
+            client.portal.call(service.tournaments.join, tid, player)
+        director = service.tournaments.director
+        director.run_once()
+        [game] = director.run_once()
+        clock.advance(601)
+        assert client.portal.call(service.authority.endings.flag, game) is True
+        view = client.get(f"/api/tournaments/{tid}").json()
+        status = {row["player"]: row for row in view["standings"]}
+        [loser] = [name for name, row in status.items() if row["score"] == 0]
+        [winner] = [name for name in status if name != loser]
+        if fmt == "arena":
+            assert status[loser]["status"] == gone and status[winner]["status"] == "waiting"
+        else:
+            assert status[loser]["withdrawn"] is True and status[winner]["score"] == 1
+        log_in(client, loser)
+        assert client.post(f"/api/tournaments/{tid}/join").json() == {"status": "waiting"}
+
+
 # ------------------------------------------------------------------ an arena, a Swiss
 
 

@@ -3,7 +3,9 @@ end (``Store.on_finished``, next to the ratings), never from a page.
 
 A finished tournament game gets its winner (None: a draw, also an aborted game), each seat's
 decisions and when it ended; its players wait again (an arena pairs them in its next wave) and
-their cached score is counted again from all their results.
+their cached score is counted again from all their results. A player who lost on time (or by
+leaving) without a single decision was absent: paused in an arena, withdrawn in a Swiss (``join``
+brings them back).
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ..storage.db import GameRow, LogRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
-from .records import ARENA, PLAYING, WAITING
+from .records import ARENA, PAUSED, PLAYING, WAITING, WITHDRAWN
 from .scoring import ArenaResult, Outcome, arena_score
 from .swiss import BYE, DRAW, WIN, Played
 
 Finished = Callable[[Session, list[str], datetime], None]
+ABSENT_ENDINGS = ("time", "left", "abandoned")
+"""Endings that, for a seat with no decision, mean its player was not there."""
 
 
 def both(*hooks: Finished) -> Finished:
@@ -43,13 +47,26 @@ def record_finished(session: Session, game_ids: Sequence[str], now: datetime) ->
         row.ended = utc(now)
         session.flush()
         players = [row.account0] + ([row.account1] if row.account1 is not None else [])
-        session.execute(update(TournamentPlayerRow)
-                        .where(TournamentPlayerRow.tournament_id == row.tournament_id,
-                               TournamentPlayerRow.account_id.in_(players),
-                               TournamentPlayerRow.status == PLAYING)
-                        .values(status=WAITING, since=utc(now)))
+        fmt = session.scalar(select(TournamentRow.format).where(TournamentRow.id == row.tournament_id))
+        gone = absent(row, game.ended)
         for player in players:
+            status = (PAUSED if fmt == ARENA else WITHDRAWN) if player == gone else WAITING
+            session.execute(update(TournamentPlayerRow)
+                            .where(TournamentPlayerRow.tournament_id == row.tournament_id,
+                                   TournamentPlayerRow.account_id == player,
+                                   TournamentPlayerRow.status == PLAYING)
+                            .values(status=status, since=utc(now)))
             rescore(session, row.tournament_id, player)
+
+
+def absent(row: TournamentGameRow, ending: str | None) -> int | None:
+    """The player who lost the game on time (or by leaving it) without a single decision: absent, they
+    are paused (arena) or withdrawn after the forfeit (Swiss) until they join again; else None."""
+    if ending not in ABSENT_ENDINGS or row.winner is None or row.account1 is None:
+        return None
+    loser = 1 - row.winner
+    made = row.decisions0 if loser == 0 else row.decisions1
+    return (row.account0, row.account1)[loser] if made == 0 else None
 
 
 def _decisions(session: Session, game_id: str) -> tuple[int, int]:
