@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 from collections import defaultdict
 from collections.abc import Callable
@@ -62,7 +63,8 @@ class Director:
         self.now = now
         self.new_seed = new_seed
         self.lease = timedelta(seconds=lease)
-        self.me = secrets.token_hex(8)
+        self.me = f"{os.getpid()}-{secrets.token_hex(6)}"
+        """This director's lease id: its process id (the logs name it) and a random part."""
         self.steps = 0
         """How many steps this director made (tests count them)."""
         self._task: asyncio.Task[None] | None = None
