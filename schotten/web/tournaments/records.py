@@ -148,5 +148,8 @@ def cancel(session: Session, tournament_id: int, account_id: int) -> None:
         raise ServiceError(403, "only the tournament's creator may cancel it")
     if row.status != CREATED:
         raise ServiceError(409, f"this tournament is {row.status}: only one not started yet can be cancelled")
-    session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id,
-                                                TournamentRow.status == CREATED).values(status=CANCELLED))
+    cancelled = session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id,
+                                                            TournamentRow.status == CREATED)
+                                .values(status=CANCELLED))
+    if cancelled.rowcount != 1:  # type: ignore[attr-defined]
+        raise ServiceError(409, "this tournament has just started: it can no longer be cancelled")

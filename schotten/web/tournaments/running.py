@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ..core.errors import ServiceError
@@ -201,14 +201,10 @@ def _running_game(session: Session, tournament_id: int, account_id: int) -> tupl
 
 
 def _store_berserk(session: Session, row_id: int, game_id: str, seat: int, clock: Any) -> None:
-    row = session.get(TournamentGameRow, row_id)
-    assert row is not None
-    if seat == 0:
-        row.berserk0 = True
-    else:
-        row.berserk1 = True
-    game = session.get(GameRow, game_id)
-    assert game is not None
-    for key, value in clock_values(clock).items():
-        setattr(game, key, value)
-
+    """Mark the seat berserk (409 if it already is: nothing changed) and store the halved clock."""
+    flag = TournamentGameRow.berserk0 if seat == 0 else TournamentGameRow.berserk1
+    marked = session.execute(update(TournamentGameRow).where(TournamentGameRow.id == row_id, flag.is_(False))
+                             .values({flag: True}))
+    if marked.rowcount != 1:  # type: ignore[attr-defined]
+        raise ServiceError(409, "you have already gone berserk in this game")
+    session.execute(update(GameRow).where(GameRow.id == game_id).values(**clock_values(clock)))
