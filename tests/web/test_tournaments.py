@@ -25,6 +25,7 @@ from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.players.accounts import AccountRef
 from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.players.seats import seat_of_token
 from schotten.web.service import GameService
 from schotten.web.storage.db import TournamentGameRow, TournamentRow
 from schotten.web.storage.store import Store
@@ -181,6 +182,14 @@ def test_a_paired_player_sees_the_game_and_may_go_berserk_before_moving(tmp_path
         [game] = director.run_once()
         you = client.get(f"/api/tournaments/{tid}").json()["you"]
         assert you["status"] == "playing" and you["game"] == game and you["url"] == f"/game/{game}"
+        ticket = client.cookies.get(f"tournament_{tid}")
+        assert ticket and client.cookies.get(f"seat_{game}") == ticket
+        seated = client.portal.call(service_of(client).authority.tables.live, game).info
+        assert seat_of_token(seated, ticket) == you["seat"]
+        log_in(client, "Bob")
+        client.cookies.set(f"tournament_{tid}", "not the ticket")
+        wrong = client.get(f"/api/tournaments/{tid}")
+        assert wrong.json()["you"]["game"] == game and "seat_" not in wrong.headers.get("set-cookie", "")
         assert client.post(f"/api/tournaments/{tid}/berserk").json() == {"game": game}
         again = client.post(f"/api/tournaments/{tid}/berserk")
         assert again.status_code == 409 and "already" in again.json()["error"]

@@ -26,17 +26,22 @@ from starlette.requests import Request
 from ..core.schemas import ErrorBody
 from ..players.accounts import AccountRef
 from ..players.identity import viewer
+from ..players.seats import cookie_name, new_token
 from ..service import GameService
 from ..tournaments.running import CreateTournament, Tournaments
+from .games import set_seat_cookie
 
 _ERRORS: dict[int | str, dict[str, object]] = {code: {"model": ErrorBody}
                                                 for code in (400, 401, 403, 404, 409, 422, 503)}
 MAX_ID = 2**31 - 1
+TICKET_AGE = 7 * 24 * 3600
+"""How long a browser keeps its ticket of a tournament (seconds)."""
 
 
 def install(app: FastAPI, service: GameService) -> Tournaments:
     """Add the tournament routes and pages to ``app`` (see the module's table)."""
     work = service.tournaments
+    https = service.settings.https
     tid = PathParam(ge=1, le=MAX_ID)
 
     @app.post("/api/tournaments", status_code=201, responses=_ERRORS)
@@ -57,17 +62,29 @@ def install(app: FastAPI, service: GameService) -> Tournaments:
         return {"tournaments": await work.listing()}
 
     @app.get("/api/tournaments/{tournament_id}", responses=_ERRORS)
-    async def tournament(tournament_id: int = tid,
+    async def tournament(request: Request, response: Response, tournament_id: int = tid,
                          account: AccountRef | None = Depends(viewer),  # noqa: B008
                          ) -> dict[str, Any]:
-        """One tournament; ``you`` for a participant (while playing: the game, seat and url)."""
-        return await work.detail(tournament_id, account)
+        """One tournament; ``you`` for a participant (while playing: the game, seat and url, and the
+        seat cookie set when the browser holds the ticket it joined with)."""
+        view = await work.detail(tournament_id, account)
+        you, ticket = view.get("you"), request.cookies.get(_ticket_cookie(tournament_id, https), "")
+        if (account is not None and you and you.get("game") and 0 < len(ticket) <= 200
+                and await work.ticket_holds(tournament_id, account, ticket)):
+            set_seat_cookie(response, you["game"], ticket, https)
+        return view
 
     @app.post("/api/tournaments/{tournament_id}/join", responses=_ERRORS)
-    async def join(tournament_id: int = tid, account: AccountRef | None = Depends(viewer),  # noqa: B008
+    async def join(response: Response, tournament_id: int = tid,
+                   account: AccountRef | None = Depends(viewer),  # noqa: B008
                    ) -> dict[str, str]:
-        """Join the tournament, or come back after a pause."""
-        return {"status": await work.join(tournament_id, account)}
+        """Join the tournament, or come back after a pause; the browser is given its ticket (the seat
+        token of its games, in an HttpOnly cookie)."""
+        ticket = new_token()
+        status = await work.join(tournament_id, account, ticket)
+        response.set_cookie(_ticket_cookie(tournament_id, https), ticket, max_age=TICKET_AGE, path="/",
+                            httponly=True, samesite="lax", secure=https)
+        return {"status": status}
 
     @app.post("/api/tournaments/{tournament_id}/withdraw", responses=_ERRORS)
     async def withdraw(tournament_id: int = tid, account: AccountRef | None = Depends(viewer),  # noqa: B008
@@ -105,6 +122,11 @@ def install(app: FastAPI, service: GameService) -> Tournaments:
         return _page(static / "tournament.html")
 
     return work
+
+
+def _ticket_cookie(tournament_id: int, https: bool) -> str:
+    """The name of the cookie holding the browser's ticket of a tournament."""
+    return cookie_name(f"tournament_{tournament_id}", https)
 
 
 def _page(path: Path) -> Response:

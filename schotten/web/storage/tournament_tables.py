@@ -52,6 +52,9 @@ class TournamentPlayerRow(Base):
     score: Mapped[int] = mapped_column(Integer, default=0)
     joined: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ticket_hash: Mapped[str | None] = mapped_column(String(64))
+    """The SHA-256 of the ticket the player's browser holds (cookie ``tournament_{id}``): the seat
+    token of each of their games in the tournament."""
 
 
 class TournamentGameRow(Base):

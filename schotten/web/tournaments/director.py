@@ -214,12 +214,16 @@ class Director:
         either no longer waits)."""
         names = dict(session.execute(select(AccountRow.id, AccountRow.username)
                                      .where(AccountRow.id.in_([first, second]))).all())
+        tickets = dict(session.execute(select(TournamentPlayerRow.account_id, TournamentPlayerRow.ticket_hash)
+                                       .where(TournamentPlayerRow.tournament_id == tournament.id,
+                                              TournamentPlayerRow.account_id.in_([first, second]))).all())
         seed = self.new_seed()
         turn = GameState.new(Settings.of(tournament.variant, 1), seed).turn
         info = GameInfo(
             id=secrets.token_hex(8), variant=tournament.variant, rounds=1, seed=seed, mode=Mode.FRIEND,
             level=None, ai_seat=None, players=[names.get(first), names.get(second)],
-            token_hashes=[secrets.token_hex(32), secrets.token_hex(32)], status=Status.PLAYING,
+            token_hashes=[tickets.get(player) or secrets.token_hex(32) for player in (first, second)],
+            status=Status.PLAYING,
             created=now, clock=Clock.new(tournament.control).start(turn, now), moved=now,
             accounts=[first, second], rated=tournament.rated)
         session.add(row_of(info))

@@ -82,8 +82,10 @@ def over(row: TournamentRow) -> bool:
     return row.status in (FINISHED, CANCELLED)
 
 
-def join(session: Session, tournament_id: int, account_id: int, now: datetime) -> str:
-    """Join (or come back from a pause or a withdrawal): the player's status."""
+def join(session: Session, tournament_id: int, account_id: int, now: datetime, ticket_hash: str | None = None,
+         ) -> str:
+    """Join (or come back from a pause or a withdrawal): the player's status. ``ticket_hash``: the
+    browser's new ticket (the seat token of the player's next games), kept if given."""
     row = found(session, tournament_id, lock=True)
     if over(row):
         raise ServiceError(409, f"this tournament is {row.status}: it cannot be joined")
@@ -91,8 +93,10 @@ def join(session: Session, tournament_id: int, account_id: int, now: datetime) -
     if player is None:
         _check_level(session, tournament_of(row), account_id, now)
         session.add(TournamentPlayerRow(tournament_id=tournament_id, account_id=account_id, status=WAITING,
-                                        score=0, joined=utc(now), since=utc(now)))
+                                        score=0, joined=utc(now), since=utc(now), ticket_hash=ticket_hash))
         return WAITING
+    if ticket_hash is not None:
+        player.ticket_hash = ticket_hash
     if player.status in (WAITING, PLAYING):
         return player.status
     player.status = PLAYING if _playing(session, tournament_id, account_id) else WAITING

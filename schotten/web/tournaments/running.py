@@ -6,6 +6,7 @@ A signed-in account only may create or take part (401 for a guest). The director
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any, Literal
@@ -18,7 +19,8 @@ from ..core.errors import ServiceError
 from ..core.schemas import ClockSpec, Variant
 from ..games.authority import Authority
 from ..players.accounts import AccountRef
-from ..storage.db import GameRow, TournamentGameRow, TournamentRow, utc
+from ..players.seats import token_hash
+from ..storage.db import GameRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
 from ..storage.rows import clock_values
 from . import records, views
 from .director import Director
@@ -130,11 +132,21 @@ class Tournaments:
         with self.authority.store.use() as session, session.begin():
             return change(session)
 
-    async def join(self, tournament_id: int, account: AccountRef | None) -> str:
-        """Join or come back (``records.join``): the player's status."""
+    async def join(self, tournament_id: int, account: AccountRef | None, ticket: str | None = None) -> str:
+        """Join or come back (``records.join``): the player's status. ``ticket``: the browser's new
+        ticket, the seat token of the player's next games (its hash is stored)."""
         who = _signed_in(account, "join a tournament")
         now = self.authority.now()
-        return str(await self.db(self._change, lambda s: records.join(s, tournament_id, who.id, now)))
+        hashed = None if ticket is None else token_hash(ticket)
+        return str(await self.db(self._change, lambda s: records.join(s, tournament_id, who.id, now, hashed)))
+
+    async def ticket_holds(self, tournament_id: int, account: AccountRef, ticket: str) -> bool:
+        """Whether ``ticket`` is the account's ticket of the tournament (compared in constant time)."""
+        def stored(session: Session) -> str | None:
+            row = session.get(TournamentPlayerRow, (tournament_id, account.id))
+            return None if row is None else row.ticket_hash
+        found = await self.db(self._read, stored)
+        return found is not None and hmac.compare_digest(found, token_hash(ticket))
 
     async def leave(self, tournament_id: int, account: AccountRef | None, status: str) -> str:
         """Withdraw or pause (``records.leave``): the player's status."""

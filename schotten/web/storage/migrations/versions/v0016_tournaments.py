@@ -44,6 +44,7 @@ def upgrade() -> None:
         sa.Column("score", sa.Integer(), nullable=False),
         sa.Column("joined", sa.DateTime(timezone=True), nullable=False),
         sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("ticket_hash", sa.String(64), nullable=True),
         sa.PrimaryKeyConstraint("tournament_id", "account_id"),
     )
     op.create_index("ix_tournament_players_account_id", "tournament_players", ["account_id"])
