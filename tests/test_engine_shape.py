@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schotten.web.service",),
     ("schotten.web.analysis", "schotten.web.cluster", "schotten.web.community", "schotten.web.moderation",
      "schotten.web.playnow",
-     "schotten.web.rematch", "schotten.web.reviews", "schotten.web.talk"),
+     "schotten.web.rematch", "schotten.web.reviews", "schotten.web.talk", "schotten.web.tournaments"),
     ("schotten.web.games",),
     ("schotten.web.players",),
     ("schotten.web.storage",),

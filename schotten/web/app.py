@@ -33,6 +33,7 @@ from .routes import accounts as account_routes
 from .routes import analysis, community, games, i18n, moderation, pages, playnow, reviews, watch
 from .routes import live_analysis as live_analysis_routes
 from .routes import players as player_routes
+from .routes import tournaments as tournament_routes
 from .service import GameService
 
 logger = logging.getLogger("schotten.web")
@@ -87,6 +88,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     account_routes.install(app, service)
     moderation.install(app, service)
     community.install(app, service)
+    tournament_routes.install(app, service)
 
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")

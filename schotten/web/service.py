@@ -59,6 +59,8 @@ from .reviews.worker import ReviewWorker
 from .storage.rows import GameInfo
 from .storage.store import Store
 from .talk.chat import Chat
+from .tournaments.results import both, record_finished
+from .tournaments.running import Tournaments
 
 if TYPE_CHECKING:
     from .cluster.peers import Peers
@@ -74,7 +76,7 @@ class GameService:
         self.settings = settings
         self.store = store if store is not None else Store(settings.database_url, settings.db_busy_timeout,
                                                            shared=bool(settings.redis_url))
-        self.store.on_finished = ratings.rate_finished
+        self.store.on_finished = both(ratings.rate_finished, record_finished)
         self.ai = AiPool(settings.ai_workers, settings.ai_processes)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
         """Where each new game's seed comes from (tests fix it)."""
@@ -97,6 +99,7 @@ class GameService:
         self.reviews = Reviews(self.authority.context, queue, ReviewWorker(queue, settings))
         self.analysis = AnalysisBoard(settings.analysis_iterations, settings.analysis_rate, self.ai)
         self.live_analysis = LiveAnalysis(self.authority, settings.analysis_iterations)
+        self.tournaments = Tournaments(self.authority)
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:
@@ -105,9 +108,12 @@ class GameService:
         await self.db(self.store.check)
         await self.authority.start()
         self.reviews.worker.start()
+        if self.settings.tournaments_director:
+            self.tournaments.start()
 
     async def stop(self) -> None:
         """Stop the AI, store the entries still queued and close the database."""
+        await self.tournaments.stop()
         await self.authority.stop()
         await asyncio.to_thread(self.reviews.worker.stop)
         await self.authority.writer.stop()

@@ -110,6 +110,13 @@ class WebSettings:
     """How long a worker holds a job without renewing it before another worker may take it."""
     reviews_rate: str = "5/minute;30/hour"
     """New review jobs an address may ask for."""
+    # tournaments (``tournaments``)
+    tournaments_director: bool = True
+    """Whether this process runs a tournament director (every process may: leases keep them apart)."""
+    tournament_lease: float = 10.0
+    """Seconds a director holds a tournament without renewing it before another may take it over."""
+    tournament_every: float = 1.0
+    """Seconds between two looks of a director at the tournaments due."""
     # the analysis board (``analysis``)
     analysis_iterations: int = 400
     """The most iterations one analysis of ``POST /api/analysis`` may spend (asked for more: capped)."""

@@ -36,13 +36,14 @@ from sqlalchemy import (
     event,
     make_url,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.expression import false
 
-
-class Base(DeclarativeBase):
-    """The declarative base of the web app's tables."""
+from .base import Base as Base
+from .tournament_tables import TournamentGameRow as TournamentGameRow
+from .tournament_tables import TournamentPlayerRow as TournamentPlayerRow
+from .tournament_tables import TournamentRow as TournamentRow
 
 
 class GameRow(Base):
@@ -366,6 +367,7 @@ class ModerationRow(Base):
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"))
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
+
 def utc(moment: datetime) -> datetime:
     """``moment`` as an aware UTC datetime (SQLite gives back naive ones)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
@@ -431,3 +433,4 @@ def _file_pragmas(connection: Any, record: Any) -> None:
     cursor.execute("PRAGMA mmap_size=0")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
+

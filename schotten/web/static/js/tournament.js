@@ -1,0 +1,120 @@
+// One tournament (/tournaments/{id}): countdown, join / pause / withdraw / berserk, live standings
+// (score, games, fire and berserk marks), the games, Swiss rounds' pairings. It polls
+// GET /api/tournaments/{id} every few seconds; when the player is paired, the page goes to the table.
+
+import { getJSON, postJSON, showMessage } from "./api.js";
+import { byId, el, fill } from "./dom.js";
+import { N_, initI18n, t } from "./i18n.js";
+import { clockName, variantName } from "./labels.js";
+
+const POLL_MS = 3000;
+const id = window.location.pathname.split("/").pop();
+let seen = null;
+let shown = null;
+// A game the page took the player to once is not gone to again (they came back to the standings).
+
+const STATUS = {
+  created: N_("Starts in {time}"), started: N_("Running: ends in {time}"), finished: N_("Finished"),
+  cancelled: N_("Cancelled"),
+};
+const YOU = { waiting: N_("waiting"), playing: N_("playing"), paused: N_("paused"), withdrawn: N_("withdrawn") };
+
+function left(until) {
+  const seconds = Math.max(0, Math.round((new Date(until) - Date.now()) / 1000));
+  const m = Math.floor(seconds / 60);
+  return `${m}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function statusText(view) {
+  if (view.status === "created") return t(STATUS.created, { time: left(view.starts_at) });
+  if (view.status === "started" && view.ends_at) return t(STATUS.started, { time: left(view.ends_at) });
+  if (view.status === "started") return t("Round {n} of {rounds}", { n: view.round, rounds: view.rounds });
+  return t(STATUS[view.status]);
+}
+
+function marks(row) {
+  const found = [];
+  if (row.fire) found.push("🔥");
+  if (row.berserk_wins) found.push("⚡".repeat(row.berserk_wins));
+  return found.join(" ");
+}
+
+function standingRow(row) {
+  return el("tr", { data: { player: row.player } },
+    el("td", { text: String(row.rank) }), el("td", { text: row.player }),
+    el("td", { class: "num score", text: String(row.score) }), el("td", { class: "num", text: String(row.games) }),
+    el("td", { text: marks(row) }));
+}
+
+function gameItem(game) {
+  const names = game.players.map((name, seat) => (game.berserk?.[seat] ? `${name} ⚡` : name));
+  return el("li", {}, el("a", { text: names.join(" – "), attrs: { href: `/game/${game.id}` } }),
+    el("span", { class: "muted", text: ` ${game.result || t("playing")}` }));
+}
+
+function roundBox(round) {
+  const bye = round.bye ? [el("li", { text: t("Bye: {name}", { name: round.bye }) })] : [];
+  return el("div", {}, el("h3", { text: t("Round {n}", { n: round.round }) }),
+    el("ul", { class: "tournament-list" }, ...round.pairings.map(gameItem), ...bye));
+}
+
+function showButtons(view) {
+  const you = view.you;
+  const open = view.status === "created" || view.status === "started";
+  byId("t-join").hidden = !open || (you && (you.status === "waiting" || you.status === "playing"));
+  byId("t-pause").hidden = !open || view.format !== "arena" || !you || you.status !== "waiting";
+  byId("t-withdraw").hidden = !open || !you || you.status === "withdrawn";
+  byId("t-berserk").hidden = !you || !you.game || you.berserk || view.format !== "arena";
+  byId("t-game").hidden = !you || !you.game;
+  if (you && you.game) byId("t-game").setAttribute("href", you.url);
+}
+
+function render(view) {
+  seen = view;
+  byId("t-title").textContent = view.name;
+  const kind = view.format === "arena" ? t("Arena") : t("Swiss");
+  byId("t-about").textContent = `${kind} · ${variantName(view.variant)} · ${clockName(view.clock)}`;
+  byId("t-status").textContent = statusText(view);
+  byId("t-you").textContent = view.you ? t("You: {status}", { status: t(YOU[view.you.status] || view.you.status) }) : "";
+  fill(byId("standings"), ...view.standings.map(standingRow));
+  fill(byId("games"), ...[...view.games].reverse().map(gameItem));
+  byId("rounds-box").hidden = !view.rounds;
+  if (view.rounds) fill(byId("rounds"), ...view.rounds.map(roundBox));
+  showButtons(view);
+  const game = view.you && view.you.game;
+  if (game && shown !== game && sessionStorage.getItem("tournament-game") !== game) {
+    shown = game;
+    sessionStorage.setItem("tournament-game", game);
+    document.title = t("Paired! Your tournament game");
+    window.location.assign(view.you.url);
+  }
+}
+
+async function load() {
+  try {
+    render(await getJSON(`/api/tournaments/${id}`));
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+function act(what) {
+  return async () => {
+    try {
+      await postJSON(`/api/tournaments/${id}/${what}`, {});
+      await load();
+    } catch (error) {
+      showMessage(error.message);
+    }
+  };
+}
+
+async function main() {
+  await initI18n();
+  for (const what of ["join", "pause", "withdraw", "berserk"]) byId(`t-${what}`).addEventListener("click", act(what));
+  await load();
+  setInterval(load, POLL_MS);
+  setInterval(() => seen && (byId("t-status").textContent = statusText(seen)), 1000);
+}
+
+main();

@@ -1,0 +1,99 @@
+"""A tournament on three processes behind nginx (one PostgreSQL, Redis): the process whose director
+runs an arena is killed mid-event, and another process's director takes it over within the lease,
+pairing the players who wait, none of them twice at once (issue 28)."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+
+import pytest
+from cluster import Cluster
+from sqlalchemy import select
+
+from schotten.web.players.accounts import Accounts
+from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.storage.db import TournamentGameRow, TournamentRow
+from schotten.web.storage.store import Store
+
+LEASE = 2.0
+
+
+@pytest.fixture
+def cluster() -> Iterator[Cluster]:
+    """Three servers behind nginx whose directors look often and hold a tournament for ``LEASE`` s."""
+    env = {"SCHOTTEN_TOURNAMENT_LEASE": str(LEASE), "SCHOTTEN_TOURNAMENT_EVERY": "0.3"}
+    with Cluster(env=env) as started:
+        started.start(processes=3)
+        yield started
+
+
+def sessions(store: Store, names: list[str]) -> list[dict[str, str]]:
+    """A session cookie header for each new account of ``names``."""
+    accounts = Accounts(store, 3600.0)
+    made = [accounts.sign_up(name, "a long enough password") for name in names]
+    return [{"cookie": f"{SESSION_COOKIE}={accounts.new_session(account.id)}"} for account in made]
+
+
+def state(store: Store, tournament_id: int) -> tuple[str | None, int, list[TournamentGameRow]]:
+    """The lease holder, the waves made and the games of the tournament."""
+    with store.use() as session:
+        row = session.get(TournamentRow, tournament_id)
+        assert row is not None
+        games = list(session.scalars(select(TournamentGameRow)
+                                     .where(TournamentGameRow.tournament_id == tournament_id)))
+        return row.lease, row.round, games
+
+
+def wait_for(store: Store, tournament_id: int, games: int, timeout: float = 20.0) -> None:
+    """Until the tournament has ``games`` games."""
+    deadline = time.monotonic() + timeout
+    while len(state(store, tournament_id)[2]) < games:
+        assert time.monotonic() < deadline, f"the arena did not reach {games} games"
+        time.sleep(0.2)
+
+
+def check_once(store: Store, tournament_id: int) -> None:
+    """No player in two games at once; each wave stored once."""
+    _, waves, games = state(store, tournament_id)
+    busy: dict[int, int] = defaultdict(int)
+    for game in games:
+        for player in (game.account0, game.account1):
+            busy[player or 0] += game.ended is None
+    assert max(busy.values()) == 1
+    assert waves == len({game.round for game in games})
+
+
+def test_the_arena_goes_on_when_its_director_is_killed(cluster: Cluster) -> None:
+    store = Store(cluster.database_url)
+    try:
+        first = sessions(store, [f"early{i}" for i in range(5)])
+        status, made = cluster.request("POST", "/api/tournaments", {
+            "format": "arena", "name": "Killed halfway", "clock": {"initial": 600, "increment": 5},
+            "starts_in": 0, "minutes": 30}, headers=first[0])
+        assert status == 201, made
+        tid = made["id"]
+        for headers in first:
+            assert cluster.request("POST", f"/api/tournaments/{tid}/join", headers=headers)[0] == 200
+        wait_for(store, tid, 2)
+        check_once(store, tid)
+        holder = state(store, tid)[0]
+        assert holder is not None
+        [killed] = [i for i in range(3) if str(cluster.pid(i)) == holder.split("-")[0]]
+        cluster.kill(killed)
+        late = sessions(store, [f"late{i}" for i in range(3)])
+        alive = next(i for i in range(3) if i != killed)
+        for headers in late:
+            joined = cluster.request("POST", f"/api/tournaments/{tid}/join", headers=headers, server=alive)
+            assert joined[0] == 200, joined
+        started = time.monotonic()
+        wait_for(store, tid, 4, timeout=LEASE * 5)
+        assert time.monotonic() - started < LEASE * 5
+        check_once(store, tid)
+        after = state(store, tid)[0]
+        assert after is not None and after != holder
+        status, view = cluster.request("GET", f"/api/tournaments/{tid}", server=alive)
+        assert status == 200 and view["status"] == "started" and len(view["games"]) == 4
+    finally:
+        store.close()

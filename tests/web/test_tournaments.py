@@ -1,0 +1,404 @@
+"""Tournaments end to end on one process: the API and its refusals, a 60-minute arena of 16 players
+run in seconds on an injected clock, a Swiss of 9 players over 3 rounds, and two directors racing on
+one database (SQLite, and PostgreSQL when ``SCHOTTEN_TEST_POSTGRES_URL`` is set).
+
+Games end through the games layer's own endings (``Endings.resign`` under the game's lock), so
+results reach the tournament the way a player's resignation does: never written by the test.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers_web import FakeClock, app_at, service_of, test_settings
+from sqlalchemy import select
+from starlette.testclient import TestClient
+from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
+
+from schotten.web.players.accounts import AccountRef
+from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.players.seats import seat_of_token
+from schotten.web.service import GameService
+from schotten.web.storage.db import TournamentGameRow, TournamentRow
+from schotten.web.storage.store import Store
+from schotten.web.tournaments.director import Director
+from schotten.web.tournaments.scoring import ArenaResult, Outcome, arena_standings
+from schotten.web.tournaments.standings import standings
+from schotten.web.tournaments.swiss import Played
+
+CLOCK = {"initial": 600, "increment": 10}
+ARENA = {"format": "arena", "name": "Tonight", "variant": "base", "clock": CLOCK, "rated": False,
+         "starts_in": 0, "minutes": 60}
+
+
+@contextmanager
+def tournament_app(tmp_path: Path, **changes: Any) -> Iterator[tuple[TestClient, FakeClock]]:
+    """An app on an injected clock whose director the test drives (``run_once``)."""
+    clock = FakeClock()
+    with app_at(test_settings(tmp_path, tournaments_director=False, **changes), clock) as client:
+        yield client, clock
+
+
+def account(client: TestClient, name: str) -> AccountRef:
+    """An account of ``name`` (signed up behind the API)."""
+    accounts = service_of(client).accounts
+    found: AccountRef = accounts.by_name(name) or accounts.sign_up(name, "correct horse battery")
+    return found
+
+
+def log_in(client: TestClient, name: str) -> AccountRef:
+    """Give the client the session cookie of ``name`` (and no other cookie)."""
+    found = account(client, name)
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, service_of(client).accounts.new_session(found.id))
+    return found
+
+
+def created(client: TestClient, **body: Any) -> int:
+    """POST a tournament (``ARENA`` changed by ``body``); its id."""
+    response = client.post("/api/tournaments", json=ARENA | body)
+    assert response.status_code == 201, response.text
+    number: int = response.json()["id"]
+    return number
+
+
+def resign(client: TestClient, game_id: str, seat: int) -> None:
+    """``seat`` resigns ``game_id`` through the games layer."""
+    authority = service_of(client).authority
+    game = client.portal.call(authority.tables.live, game_id)
+    assert game is not None
+    client.portal.call(authority.endings.resign, game, seat)
+
+
+def rows(service: GameService, tournament_id: int) -> list[TournamentGameRow]:
+    """The tournament's games (and byes) as stored."""
+    with service.store.use() as session:
+        query = select(TournamentGameRow).where(TournamentGameRow.tournament_id == tournament_id)
+        return list(session.scalars(query.order_by(TournamentGameRow.id)))
+
+
+def running_per_player(service: GameService, tournament_id: int) -> dict[int, int]:
+    """How many games each player has being played."""
+    counts: dict[int, int] = defaultdict(int)
+    for row in rows(service, tournament_id):
+        if row.ended is None and row.account1 is not None:
+            counts[row.account0] += 1
+            counts[row.account1] += 1
+    return counts
+
+
+# ------------------------------------------------------------------ the API
+
+
+def test_creating_is_for_accounts_and_bad_bodies_are_refused_with_a_sentence(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock):
+        guest = client.post("/api/tournaments", json=ARENA)
+        assert guest.status_code == 401 and "log in" in guest.json()["error"]
+        log_in(client, "Ann")
+        for body, said in ((ARENA | {"minutes": None}, "minutes"), (ARENA | {"rounds": 3}, "rounds"),
+                           (ARENA | {"starts_at": "2026-12-01T13:00:00+00:00"}, "starts_in"),
+                           (ARENA | {"clock": {"days": 2}}, "turn-based"),
+                           ({"format": "swiss", "name": "S", "clock": CLOCK, "starts_in": 0}, "rounds"),
+                           (ARENA | {"format": "knockout"}, "format"), (ARENA | {"name": "  "}, "name"),
+                           (ARENA | {"starts_in": -5}, "starts_in")):
+            refused = client.post("/api/tournaments", json=body)
+            assert refused.status_code == 400, (body, refused.text)
+            assert said in refused.json()["error"], refused.json()
+        past = client.post("/api/tournaments", json=ARENA | {"starts_in": None,
+                                                             "starts_at": "2020-01-01T00:00:00+00:00"})
+        assert past.status_code == 400 and "past" in past.json()["error"]
+        assert client.get("/api/tournaments").json()["tournaments"] == []
+
+
+def test_join_withdraw_pause_cancel_and_their_refusals(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock):
+        ann = log_in(client, "Ann")
+        arena = created(client, starts_in=3600)
+        swiss = created(client, format="swiss", minutes=None, rounds=3, starts_in=3600)
+        listed = client.get("/api/tournaments").json()["tournaments"]
+        assert [t["id"] for t in listed] == [arena, swiss] and listed[0]["status"] == "created"
+        assert client.post(f"/api/tournaments/{arena}/join").json() == {"status": "waiting"}
+        view = client.get(f"/api/tournaments/{arena}").json()
+        assert view["you"] == {"status": "waiting"} and view["standings"][0]["player"] == "Ann"
+        assert client.post(f"/api/tournaments/{swiss}/pause").status_code == 409
+        log_in(client, "Bob")
+        assert client.post(f"/api/tournaments/{arena}/cancel").status_code == 403
+        assert client.get(f"/api/tournaments/{arena}").json()["you"] is None
+        assert client.post(f"/api/tournaments/{arena}/withdraw").status_code == 409
+        client.cookies.clear()
+        assert client.post(f"/api/tournaments/{arena}/join").status_code == 401
+        assert client.get("/api/tournaments/999").status_code == 404
+        assert client.get("/api/tournaments/nope").status_code == 422
+        log_in(client, ann.username)
+        assert client.post(f"/api/tournaments/{arena}/pause").json() == {"status": "paused"}
+        assert client.post(f"/api/tournaments/{arena}/join").json() == {"status": "waiting"}
+        assert client.post(f"/api/tournaments/{arena}/withdraw").json() == {"status": "withdrawn"}
+        assert client.get(f"/api/tournaments/{arena}").json()["standings"] == []
+        assert client.post(f"/api/tournaments/{arena}/cancel").json() == {"status": "cancelled"}
+        assert client.post(f"/api/tournaments/{arena}/join").status_code == 409
+        assert client.post(f"/api/tournaments/{arena}/cancel").status_code == 409
+        assert client.post(f"/api/tournaments/{arena}/berserk").status_code == 409
+
+
+def test_a_minimum_rating_or_number_of_rated_games_is_refused_with_a_sentence(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock):
+        log_in(client, "Ann")
+        strong = created(client, min_rating=1800)
+        seasoned = created(client, min_games=5)
+        low = client.post(f"/api/tournaments/{strong}/join")
+        assert low.status_code == 403 and "rated 1800 or more" in low.json()["error"]
+        new = client.post(f"/api/tournaments/{seasoned}/join")
+        assert new.status_code == 403 and "5 rated games" in new.json()["error"]
+        assert client.get(f"/api/tournaments/{strong}").json()["players"] == 0
+
+
+def test_one_account_has_at_most_five_tournaments_not_started(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock):
+        log_in(client, "Ann")
+        for _ in range(5):
+            created(client, starts_in=600)
+        refused = client.post("/api/tournaments", json=ARENA | {"starts_in": 600})
+        assert refused.status_code == 409 and "5 tournaments not started" in refused.json()["error"]
+        assert len(client.get("/api/tournaments").json()["tournaments"]) == 5
+
+
+def test_a_paired_player_sees_the_game_and_may_go_berserk_before_moving(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, clock):
+        log_in(client, "Ann")
+        tid = created(client)
+        client.post(f"/api/tournaments/{tid}/join")
+        log_in(client, "Bob")
+        client.post(f"/api/tournaments/{tid}/join")
+        director = service_of(client).tournaments.director
+        assert director.run_once() == []  # the start
+        [game] = director.run_once()
+        you = client.get(f"/api/tournaments/{tid}").json()["you"]
+        assert you["status"] == "playing" and you["game"] == game and you["url"] == f"/game/{game}"
+        ticket = client.cookies.get(f"tournament_{tid}")
+        assert ticket and client.cookies.get(f"seat_{game}") == ticket
+        seated = client.portal.call(service_of(client).authority.tables.live, game).info
+        assert seat_of_token(seated, ticket) == you["seat"]
+        log_in(client, "Bob")
+        client.cookies.set(f"tournament_{tid}", "not the ticket")
+        wrong = client.get(f"/api/tournaments/{tid}")
+        assert wrong.json()["you"]["game"] == game and "seat_" not in wrong.headers.get("set-cookie", "")
+        assert client.post(f"/api/tournaments/{tid}/berserk").json() == {"game": game}
+        again = client.post(f"/api/tournaments/{tid}/berserk")
+        assert again.status_code == 409 and "already" in again.json()["error"]
+        info = client.portal.call(service_of(client).authority.tables.live, game).info
+        assert info.clock is not None and info.clock.left[you["seat"]] == 300_000
+        assert info.clock.left[1 - you["seat"]] == 600_000
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert view["games"][0]["berserk"][you["seat"]] is True
+        clock.advance(1)
+        resign(client, game, 1 - you["seat"])
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert [(r["player"], r["score"]) for r in view["standings"]] == [("Bob", 2), ("Ann", 0)]
+        assert view["you"] == {"status": "waiting"} and view["games"][0]["result"] in ("1-0", "0-1")
+
+
+@pytest.mark.parametrize(("fmt", "gone"), [("arena", "paused"), ("swiss", "withdrawn")])
+def test_a_player_who_loses_on_time_without_a_move_was_absent(tmp_path: Path, fmt: str, gone: str) -> None:
+    """Flagged with no decision: paused (arena) or withdrawn after the forfeit (Swiss); the other
+    waits and scores the win."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        shape = {"format": "swiss", "minutes": None, "rounds": 2} if fmt == "swiss" else {}
+        tid = created(client, **shape)
+        ann, bob = account(client, "Ann"), account(client, "Bob")
+        for player in (ann, bob):
+            client.portal.call(service.tournaments.join, tid, player)
+        director = service.tournaments.director
+        director.run_once()
+        [game] = director.run_once()
+        clock.advance(601)
+        assert client.portal.call(service.authority.endings.flag, game) is True
+        view = client.get(f"/api/tournaments/{tid}").json()
+        status = {row["player"]: row for row in view["standings"]}
+        [loser] = [name for name, row in status.items() if row["score"] == 0]
+        [winner] = [name for name in status if name != loser]
+        if fmt == "arena":
+            assert status[loser]["status"] == gone and status[winner]["status"] == "waiting"
+        else:
+            assert status[loser]["withdrawn"] is True and status[winner]["score"] == 1
+        log_in(client, loser)
+        assert client.post(f"/api/tournaments/{tid}/join").json() == {"status": "waiting"}
+
+
+# ------------------------------------------------------------------ an arena, a Swiss
+
+
+def test_a_sixty_minute_arena_of_sixteen_players_runs_in_seconds(tmp_path: Path) -> None:
+    rng = random.Random(28)
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        work, director = service.tournaments, service.tournaments.director
+        log_in(client, "Host")
+        tid = created(client)
+        players = [account(client, f"bot{i:02d}") for i in range(16)]
+        for player in players:
+            client.portal.call(work.join, tid, player)
+        ends_at = clock() + timedelta(minutes=60)
+        results: dict[int, list[ArenaResult]] = {p.id: [] for p in players}
+        started: dict[str, Any] = {}
+        director.run_once()
+        while clock() < ends_at + timedelta(minutes=5):
+            for game_id in director.run_once():
+                assert clock() < ends_at, "a game was paired after the arena's end"
+                started[game_id] = clock()
+            assert max(running_per_player(service, tid).values(), default=0) <= 1
+            for row in rows(service, tid):
+                if row.ended is None and row.game_id is not None and (
+                        rng.random() < 0.6 or clock() - started[row.game_id] >= timedelta(minutes=3)):
+                    loser = rng.randrange(2)
+                    resign(client, row.game_id, loser)
+                    winner = (row.account0, row.account1)[1 - loser]
+                    for seat, player in enumerate((row.account0, row.account1)):
+                        outcome = Outcome.WIN if player == winner else Outcome.LOSS
+                        results[player].append(ArenaResult(outcome, False, 0))
+                        assert seat in (0, 1) and player is not None
+            clock.advance(rng.choice((60, 90, 120)))
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert view["status"] == "finished"
+        assert all(results[p.id] for p in players), "someone was never paired"
+        expected = [(r.player, r.rank, r.points, r.games, r.fire) for r in arena_standings(results)]
+        shown = [(r["id"], r["rank"], r["score"], r["games"], r["fire"]) for r in view["standings"]]
+        assert shown == expected
+        assert len(view["games"]) == len(started) == sum(len(r) for r in results.values()) // 2
+        assert all(game["result"] in ("1-0", "0-1") for game in view["games"])
+        assert director.run_once() == []
+
+
+def test_a_swiss_of_nine_players_over_three_rounds(tmp_path: Path) -> None:
+    rng = random.Random(9)
+    with tournament_app(tmp_path) as (client, _clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        tid = created(client, format="swiss", minutes=None, rounds=3)
+        players = [account(client, f"swiss{i}") for i in range(9)]
+        for player in players:
+            client.portal.call(service.tournaments.join, tid, player)
+        director = service.tournaments.director
+        director.run_once()
+        played: list[Played] = []
+        byes: list[int] = []
+        for number in range(1, 4):
+            made = director.run_once()
+            assert len(made) == 4 and director.run_once() == [], "a round was paired twice"
+            now = [row for row in rows(service, tid) if row.round == number]
+            byes += [row.account0 for row in now if row.account1 is None]
+            assert len(now) == 5
+            for row in now:
+                if row.game_id is not None:
+                    assert row.account1 is not None
+                    loser = rng.randrange(2)
+                    resign(client, row.game_id, loser)
+                    seats = (row.account0, row.account1)
+                    played.append(Played(row.account0, row.account1, seats[1 - loser]))
+        assert director.run_once() == []
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert view["status"] == "finished" and [r["round"] for r in view["rounds"]] == [1, 2, 3]
+        assert all(len(r["pairings"]) == 4 and r["bye"] for r in view["rounds"])
+        pairs = [frozenset((g.first, g.second)) for g in played]
+        assert len(set(pairs)) == len(pairs) and len(set(byes)) == 3
+        expected = standings([p.id for p in players], played, byes)
+        assert [(r["id"], r["rank"], r["score"], r["tiebreaks"]["buchholz"]) for r in view["standings"]] == [
+            (row.player, row.rank, row.score, row.buchholz) for row in expected]
+
+
+# ------------------------------------------------------------------ two directors
+
+
+def _race(store: Store, clock: FakeClock, tournament_id: int, finish: Any) -> None:
+    """Two directors on ``store`` racing (in threads) through an arena; then one dies and the other
+    takes over after the lease. Each wave happens once: no player in two games at once, and the
+    tournament's wave count equals the waves stored."""
+    seeds = iter(range(1, 10**6))
+    first = Director(store, clock, lambda: next(seeds), lease=30)
+    second = Director(store, clock, lambda: next(seeds), lease=30)
+    made: list[str] = []
+    lock = threading.Lock()
+
+    def look(director: Director) -> None:
+        found = director.run_once()
+        with lock:
+            made.extend(found)
+
+    for _ in range(12):
+        threads = [threading.Thread(target=look, args=(d,)) for d in (first, second, first, second)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with store.use() as session:
+            games = list(session.scalars(select(TournamentGameRow)
+                                         .where(TournamentGameRow.tournament_id == tournament_id)))
+            waves = session.scalar(select(TournamentRow.round).where(TournamentRow.id == tournament_id))
+        busy: dict[int, int] = defaultdict(int)
+        for game in games:
+            if game.ended is None:
+                busy[game.account0] += 1
+                busy[game.account1 or 0] += 1
+        assert max(busy.values(), default=0) <= 1
+        assert waves == len({game.round for game in games})
+        assert len(made) == len(games) == len(set(made))
+        finish([g for g in games if g.ended is None])
+        clock.advance(5)
+    held_by = {first.me: first, second.me: second}
+    with store.use() as session:
+        holder = session.scalar(select(TournamentRow.lease).where(TournamentRow.id == tournament_id))
+    survivor = second if holder == first.me else first
+    assert holder in held_by and survivor.run_once() == []
+    clock.advance(31)
+    before = survivor.steps
+    survivor.run_once()
+    assert survivor.steps > before, "the survivor did not take over after the lease"
+
+
+def test_two_directors_racing_make_each_wave_once(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        tid = created(client)
+        for i in range(10):
+            client.portal.call(service.tournaments.join, tid, account(client, f"racer{i}"))
+
+        def finish(games: list[TournamentGameRow]) -> None:
+            for game in games:
+                assert game.game_id is not None
+                resign(client, game.game_id, game.id % 2)
+        _race(service.store, clock, tid, finish)
+
+
+def test_two_apps_on_one_postgresql_database_make_each_wave_once(
+        tmp_path: Path, database_url: str) -> None:  # noqa: F811
+    with tournament_app(tmp_path / "a", database_url=database_url) as (client, clock), \
+            tournament_app(tmp_path / "b", database_url=database_url) as (other, _other_clock):
+        service_of(other).authority.now = clock
+        log_in(client, "Host")
+        tid = created(client)
+        for i in range(10):
+            client.portal.call(service_of(client).tournaments.join, tid, account(client, f"pg{i}"))
+
+        def finish(games: list[TournamentGameRow]) -> None:
+            for game in games:
+                assert game.game_id is not None
+                resign(other if game.id % 3 else client, game.game_id, game.id % 2)
+        _race(service_of(other).store, clock, tid, finish)
+
+
+@pytest.mark.parametrize("path", ["/tournaments", "/tournaments/1"])
+def test_the_pages_are_served(tmp_path: Path, path: str) -> None:
+    static = Path(__file__).resolve().parents[2] / "schotten" / "web" / "static"
+    with tournament_app(tmp_path, static_dir=static) as (client, _clock):
+        page = client.get(path)
+        assert page.status_code == 200 and "tournament" in page.text.lower()
