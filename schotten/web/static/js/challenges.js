@@ -36,6 +36,11 @@ export function watchChallenges(user) {
   getJSON("/api/challenges").then((list) => list.incoming.filter(pending).forEach(show)).catch(() => {});
 }
 
+/** The element `id`, or null (byId insists that it exists). */
+function find(id) {
+  return document.getElementById(id);
+}
+
 function pending(challenge) {
   return challenge.state === "pending";
 }
@@ -57,7 +62,7 @@ function heard(message) {
   const challenge = message.challenge;
   if (!challenge) return;
   if (message.type === "challenge") return show(challenge);
-  byId(`challenge-${challenge.id}`)?.remove();
+  find(`challenge-${challenge.id}`)?.remove();
   const mine = challenge.challenger.toLowerCase() === player.toLowerCase();
   if (message.type === "challenge_accepted" && mine) window.location.assign(challenge.url);
   if (message.type === "challenge_declined" && mine) {
@@ -66,7 +71,7 @@ function heard(message) {
 }
 
 function tray() {
-  return byId("challenges") || document.body.appendChild(
+  return find("challenges") || document.body.appendChild(
     el("aside", { class: "challenges", attrs: { id: "challenges", "aria-live": "polite", "aria-label": t("Challenges") } }));
 }
 
@@ -76,7 +81,7 @@ function terms(challenge) {
 
 /** Show a challenge sent to this player, until it is answered or expires. */
 function show(challenge) {
-  if (byId(`challenge-${challenge.id}`)) return;
+  if (find(`challenge-${challenge.id}`)) return;
   const reason = el("select", { attrs: { id: `decline-reason-${challenge.id}`, "aria-label": t("Why you decline") } },
     ...Object.entries(REASONS).map(([key, text]) => el("option", { text: t(text), attrs: { value: key } })));
   const box = el("div", { class: "challenge card-box", attrs: { id: `challenge-${challenge.id}`, role: "group" } },
@@ -94,13 +99,13 @@ async function accept(challenge) {
     const table = await postJSON(`/api/challenges/${encodeURIComponent(challenge.id)}/accept`, {});
     window.location.assign(table.url);
   } catch (error) {
-    byId(`challenge-${challenge.id}`)?.remove();
+    find(`challenge-${challenge.id}`)?.remove();
     showMessage(error.message);
   }
 }
 
 async function decline(challenge, reason) {
-  byId(`challenge-${challenge.id}`)?.remove();
+  find(`challenge-${challenge.id}`)?.remove();
   try {
     await postJSON(`/api/challenges/${encodeURIComponent(challenge.id)}/decline`, { reason });
   } catch (error) {
@@ -147,4 +152,4 @@ async function send(event, name, dialog) {
 
 const profile = window.location.pathname.startsWith("/player/")
   ? decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "") : "";
-byId("challenge")?.addEventListener("click", () => openForm(byId("username").textContent || profile));
+find("challenge")?.addEventListener("click", () => openForm(byId("username").textContent || profile));
