@@ -272,3 +272,16 @@ def test_every_tab_of_the_player_hears_and_others_do_not(app: TestClient) -> Non
         assert notice(one, "challenge")["id"] == notice(two, "challenge")["id"] == sent["id"]
         mine = challenge(bob, player="Cid")
         assert notice(other, "challenge")["id"] == mine["id"]
+
+
+def test_sending_and_cancelling_again_and_again_is_limited(app: TestClient) -> None:
+    """Cancelled challenges count in the sending rate: the eleventh in a minute is refused (429, with
+    Retry-After), and nothing is stored."""
+    ann = player(app, "Ann")
+    player(app, "Bob")
+    for _ in range(10):
+        sent = challenge(ann, player="Bob")
+        assert ann.post(f"/api/challenges/{sent['id']}/cancel").status_code == 200
+    answer = ann.post("/api/challenges", json={"player": "Bob"})
+    assert "too many challenges" in refused(answer, 429) and int(answer.headers["retry-after"]) > 0
+    assert len(listed(ann)["outgoing"]) == 10

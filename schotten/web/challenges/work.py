@@ -5,6 +5,7 @@
 | no account by that name                   | 404                                                 |
 | oneself                                   | 400                                                 |
 | ``MOST`` pending already sent             | 429                                                 |
+| over ``RATE`` sent (cancelled ones too)   | 429 (``Retry-After``)                               |
 | either player blocks the other            | none: 201 as if sent, stored ``hidden`` (never shown to them) |
 | not one's challenge (or hidden from one)  | 404                                                 |
 | no longer pending                         | 409 (410 once expired)                              |
@@ -27,6 +28,7 @@ from ...engine import GameState, Settings
 from ..core.clock import Clock
 from ..core.errors import ServiceError
 from ..core.vocab import Mode, Status
+from ..edge import quotas
 from ..games.channels import Channels
 from ..players.accounts import AccountRef
 from ..players.seats import new_token, token_hash
@@ -41,6 +43,8 @@ TTL = 300.0
 """Seconds a challenge waits for its answer."""
 MOST = 3
 """How many pending challenges one player may have sent."""
+RATE = "10/minute;30/hour"
+"""How many challenges one player may send (so cancelling and sending again cannot flood anyone)."""
 Blocked = Callable[[int, int], bool]
 """Whether either of two accounts blocks the other (a blocking call)."""
 SeatCookie = Callable[[Response, str, str, bool], None]
@@ -50,7 +54,7 @@ class Challenges:
     """Challenges between the accounts of ``authority``'s database, told on ``channels``."""
 
     def __init__(self, authority: Authority, channels: Channels, blocked: Blocked, seat_cookie: SeatCookie,
-                 ttl: float = TTL, most: int = MOST) -> None:
+                 ttl: float = TTL, most: int = MOST, rate: str = RATE) -> None:
         self.authority = authority
         self.db = authority.context.db
         self.book = Book(authority.store)
@@ -59,6 +63,7 @@ class Challenges:
         self.seat_cookie = seat_cookie
         self.ttl = ttl
         self.most = most
+        self.rates = quotas.Rates("challenges_rate", rate, quotas.ExactWindow())
 
     async def send(self, me: AccountRef, body: NewChallenge) -> ChallengeView:
         """Challenge the player ``body.player`` (see the module's table of refusals)."""
@@ -68,6 +73,10 @@ class Challenges:
                                "profile shows it)")
         if other.id == me.id:
             raise ServiceError(400, "you cannot challenge yourself: challenge another player")
+        refused = self.rates.hit(str(me.id))
+        if refused is not None:
+            raise quotas.LimitError(f"you sent too many challenges (at most {refused[0]}): try again in "
+                                    f"{quotas.seconds(refused[1])}", refused[1])
         hidden = await self.db(self.blocked, me.id, other.id)
         now = self.authority.now()
         control = body.clock.control() if body.clock is not None else None
