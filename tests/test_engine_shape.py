@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("schotten.web.routes",),
     ("schotten.web.service",),
     ("schotten.web.analysis", "schotten.web.cluster", "schotten.web.community", "schotten.web.moderation",
-     "schotten.web.playnow",
+     "schotten.web.playnow", "schotten.web.challenges",
      "schotten.web.rematch", "schotten.web.reviews", "schotten.web.talk", "schotten.web.tournaments"),
     ("schotten.web.games",),
     ("schotten.web.players",),

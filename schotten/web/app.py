@@ -30,7 +30,7 @@ from .core.settings import WebSettings
 from .edge import failures, quotas, security
 from .edge import server as edge
 from .routes import accounts as account_routes
-from .routes import analysis, community, games, i18n, moderation, pages, playnow, reviews, watch
+from .routes import analysis, challenges, community, games, i18n, moderation, pages, playnow, reviews, watch
 from .routes import live_analysis as live_analysis_routes
 from .routes import players as player_routes
 from .routes import tournaments as tournament_routes
@@ -89,6 +89,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     moderation.install(app, service)
     community.install(app, service)
     tournament_routes.install(app, service)
+    challenges.install(app, service, games.set_seat_cookie)
 
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")

@@ -13,6 +13,7 @@
 | ``analysis.board.AnalysisBoard`` | the analysis board: a pasted position's figures |
 | ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
 | ``community.blocks.Blocks``, ``community.follows.Follows`` | blocks and follows between players |
+| ``games.channels.Channels`` | each signed-in player's own socket (``/ws/me``), across processes |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -42,6 +43,7 @@ from .core.vocab import Status
 from .edge.quotas import UNKNOWN_ADDRESS
 from .games.ai import AiPool
 from .games.authority import Authority
+from .games.channels import KIND, Channels
 from .games.gamelog import standing
 from .games.live import LiveGame
 from .games.outbound import replay_steps, table_of
@@ -87,8 +89,11 @@ class GameService:
         self.chat = Chat(settings, self.store, self.cluster, self.blocks)
         self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed(), self.chat,
                                    self.cluster)
+        self.channels = Channels(settings, self.authority.accounts, self.authority.quotas)
         if peers is not None:
             peers.serve(self.authority)
+            peers.hear(KIND, self.channels.heard)
+            self.channels.relay = peers.relay
         self.db = self.authority.context.db
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)

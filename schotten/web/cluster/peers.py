@@ -12,7 +12,9 @@ whether it is the conductor (the process that plays the AI and keeps the clocks)
 - ``hello``: this process began to hold a game; those serving its seats or spectators answer with
   ``presence``.
 - ``clocks``: a new conductor gave the running clocks back a time when no process served; every
-  process catches up its timed games. (Each process notes every ``PRESENCE_EVERY`` s in the database
+  process catches up its timed games.
+- any other kind given a handler with ``hear`` (``player``: a message for a player's own socket,
+  ``games.channels``), told with ``relay``. (Each process notes every ``PRESENCE_EVERY`` s in the database
   that it serves, while Redis can be reached.)
 
 A process alone (no Redis) tells nobody and is the conductor from its start. With Redis, the
@@ -38,7 +40,7 @@ from ..games.authority import Authority
 from ..games.live import LiveGame
 from ..games.ports import local_online
 from ..storage.rows import Entry
-from .fanout import Bus, Event, LocalBus, RedisBus
+from .fanout import Bus, Event, Handler, LocalBus, RedisBus
 from .following import committed, follow_event, heard_deadline
 from .lease import RedisLease
 
@@ -72,6 +74,7 @@ class Peers:
         self._catching: dict[str, asyncio.Task[None]] = {}
         self._pending: dict[str, list[Event]] = {}
         self._beat: asyncio.Task[None] | None = None
+        self._hearers: dict[str, Handler] = {}
 
     @property
     def authority(self) -> Authority:
@@ -111,6 +114,15 @@ class Peers:
         await self.bus.stop()
 
     # ------------------------------------------------------------ telling
+
+    def hear(self, kind: str, handler: Handler) -> None:
+        """Hand every event of ``kind`` heard from another process to ``handler``."""
+        self._hearers[kind] = handler
+
+    def relay(self, event: Event) -> None:
+        """Tell the others ``event`` (its ``kind`` one a handler was given for, with ``hear``)."""
+        if self.clustered:
+            self.bus.tell(event)
 
     def changed(self, game: LiveGame, stored: Entry | None = None) -> None:
         """The game's log or row changed here (``stored``: the entry just stored; the event carries it
@@ -152,6 +164,10 @@ class Peers:
 
     def _heard(self, event: Event) -> None:
         game_id, kind = event.get("game"), event.get("kind")
+        hearer = self._hearers.get(kind) if isinstance(kind, str) else None
+        if hearer is not None:
+            hearer(event)
+            return
         if kind == "clocks":
             for held in list(self.authority.games.values()):
                 if held.clock is not None and held.clock.running is not None:

@@ -42,6 +42,7 @@ ErrorCode = Literal[
     "cannot_chat",
     "time_up",
     "cannot_hint",
+    "not_logged_in",
 ]
 """Every error code a socket may receive (see docs/web.md)."""
 

@@ -3,6 +3,7 @@
 | module     | job                                                                 |
 |------------|---------------------------------------------------------------------|
 | db         | the SQLAlchemy tables                                               |
+| challenge_rows | the ``challenges`` table (its own module: ``db`` is full)       |
 | store      | ``Store``: games, logs, seats, clocks, chat rows, rematch links      |
 | listing    | the lobby's lists, when each game's seats were last seen            |
 | writer     | group commit: the entries of many games stored in one transaction   |

@@ -28,6 +28,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect
 
+from . import challenge_rows  # noqa: F401  (its table joins Base's metadata)
 from .db import Base, make_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")

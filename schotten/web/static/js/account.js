@@ -1,6 +1,7 @@
 // The account bar at the top of every page: Sign up and Log in (a small dialog) for a guest; the
 // username (a link to the profile), the account page and Log out once logged in. Other modules ask
-// `currentUser()` and listen for the document's "account-changed" event.
+// `currentUser()` and listen for the document's "account-changed" event. Once the bar is drawn, the
+// player's challenges are followed (challenges.js).
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { byId, el, fill } from "./dom.js";
@@ -83,6 +84,7 @@ export async function renderBar() {
       el("button", { class: "btn small primary", text: t("Sign up"), attrs: { type: "button", id: "sign-up" }, on: { click: () => openDialog(true) } }));
   }
   bar.dataset.ready = "1";
+  import("./challenges.js").then((module) => module.watchChallenges(user || null));
 }
 
 initI18n().then(renderBar);
