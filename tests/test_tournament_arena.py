@@ -229,3 +229,12 @@ def test_the_tournaments_package_imports_nothing_of_the_web_layer_but_core() -> 
                 inside = name.startswith("schotten.web.")
                 assert not inside or name.startswith(("schotten.web.core", "schotten.web.tournaments")), (
                     f"{module.name} imports {name}")
+
+
+def test_players_kept_apart_are_never_paired() -> None:
+    """``Waiting.apart`` (a block either way): alone together they wait; with others, paired elsewhere."""
+    a, b = Waiting(1, 0, 1500, NOW, apart=frozenset({2})), Waiting(2, 0, 1500, NOW)
+    assert pairing_wave([a, b], NOW, END).pairs == ()
+    field = [a, b, Waiting(3, 0, 1500, NOW), Waiting(4, 0, 1500, NOW)]
+    pairs = pairing_wave(field, NOW, END).pairs
+    assert len(pairs) == 2 and all({p.first, p.second} != {1, 2} for p in pairs)

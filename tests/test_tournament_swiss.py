@@ -245,3 +245,11 @@ def test_a_pairing_names_who_starts() -> None:
     paired = pair_round([Entrant(1, 1500), Entrant(2, 1500), Entrant(3, 1500), Entrant(4, 1500)], games, [])
     seats = {p for pair in paired.pairs for p in ((pair.first, "first"), (pair.second, "second"))}
     assert (1, "second") in seats and (2, "first") in seats
+
+
+def test_pairs_kept_apart_are_never_paired() -> None:
+    """``apart`` (a block either way) forbids a pairing as a game already played would, without a game."""
+    field = [Entrant(p, 1500 - p) for p in range(1, 5)]
+    paired = pair_round(field, [], [], apart=[(1, 2)])
+    assert len(paired.pairs) == 2 and all({p.first, p.second} != {1, 2} for p in paired.pairs)
+    assert len(pair_round(field[:2], [], [], apart=[(2, 1)]).pairs) == 0

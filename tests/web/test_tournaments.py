@@ -402,3 +402,30 @@ def test_the_pages_are_served(tmp_path: Path, path: str) -> None:
     with tournament_app(tmp_path, static_dir=static) as (client, _clock):
         page = client.get(path)
         assert page.status_code == 200 and "tournament" in page.text.lower()
+
+
+def test_players_who_block_each_other_are_never_paired(tmp_path: Path) -> None:
+    """Blocks hold in tournaments (issue 29): in an arena two waiting players of whom one blocks the
+    other are not paired (each gets another opponent); in a Swiss they are never paired either."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        work, director = service.tournaments, service.tournaments.director
+        log_in(client, "Host")
+        arena = created(client)
+        swiss = created(client, format="swiss", rounds=3, minutes=None)
+        ann, bob, cid, dee = (account(client, name) for name in ("ann", "bob", "cid", "dee"))
+        log_in(client, "ann")
+        assert client.put("/api/blocks/bob").status_code == 204
+        for tid in (arena, swiss):
+            for player in (ann, bob):
+                client.portal.call(work.join, tid, player)
+        director.run_once()
+        assert rows(service, arena) == [], "the only two waiting players are kept apart"
+        for tid in (arena, swiss):
+            for player in (cid, dee):
+                client.portal.call(work.join, tid, player)
+        clock.advance(1)
+        director.run_once()
+        for tid in (arena, swiss):
+            pairs = [{row.account0, row.account1} for row in rows(service, tid) if row.account1 is not None]
+            assert pairs and {ann.id, bob.id} not in pairs, (tid, pairs)

@@ -33,6 +33,8 @@ class Waiting:
     last_opponent: int | None = None
     first_seats: int = 0
     games: int = 0
+    apart: frozenset[int] = frozenset()
+    """Players never to be paired with this one (either blocks the other)."""
 
     @property
     def seat_balance(self) -> int:
@@ -86,6 +88,8 @@ def _check(waiting: Sequence[Waiting], now: datetime, window: int) -> None:
 
 
 def _allowed(a: Waiting, b: Waiting) -> bool:
+    if b.player in a.apart or a.player in b.apart:
+        return False
     return a.last_opponent != b.player and b.last_opponent != a.player
 
 

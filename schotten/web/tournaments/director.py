@@ -23,7 +23,7 @@ import logging
 import os
 import secrets
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import or_, select, update
@@ -34,7 +34,7 @@ from ...engine import GameState, Settings
 from ..core.clock import Clock
 from ..core.vocab import Mode, Status
 from ..players import ratings
-from ..storage.db import AccountRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
+from ..storage.db import AccountRow, BlockRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
 from ..storage.rows import GameInfo, row_of
 from ..storage.store import Store
 from .arena import Waiting, pairing_wave
@@ -175,12 +175,14 @@ class Director:
             first[starter] += 1
             played[starter] += 1
             played[other] += 1
+        apart = blocked_pairs(session, [row.account_id for row in rows])
         found = []
         for row in rows:
             player = row.account_id
             since = min(utc(row.since), utc(now))
+            avoid = frozenset(b if a == player else a for a, b in apart if player in (a, b))
             found.append(Waiting(player, row.score, round(rated[player].rating), since, last.get(player),
-                                 first[player], played[player]))
+                                 first[player], played[player], avoid))
         return found
 
     def _swiss(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:
@@ -197,7 +199,8 @@ class Director:
         played = played_games(done)
         byes = [g.account0 for g in done if g.account1 is None]
         rated = ratings.current(session, present, tournament.pool)
-        paired = pair_round([Entrant(p, round(rated[p].rating)) for p in present], played, byes)
+        paired = pair_round([Entrant(p, round(rated[p].rating)) for p in present], played, byes,
+                            blocked_pairs(session, present))
         self._advance(session, tournament)
         made = [self._game(session, tournament, pair.first, pair.second, now) for pair in paired.pairs]
         if paired.bye is not None:
@@ -262,3 +265,12 @@ class Director:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+
+
+def blocked_pairs(session: Session, players: Sequence[int]) -> list[tuple[int, int]]:
+    """The pairs of ``players`` where one blocks the other (``community.blocks``): never paired."""
+    if len(players) < 2:
+        return []
+    rows = session.execute(select(BlockRow.player_id, BlockRow.other_id).where(
+        BlockRow.player_id.in_(players), BlockRow.other_id.in_(players))).all()
+    return [(a, b) for a, b in rows]

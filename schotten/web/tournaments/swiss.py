@@ -122,9 +122,11 @@ def scores(games: Sequence[Played], byes: Collection[int]) -> dict[int, int]:
     return dict(total)
 
 
-def pair_round(present: Sequence[Entrant], games: Sequence[Played], byes: Collection[int]) -> SwissRound:
-    """Pair the next round for the ``present`` players, given every earlier game and bye."""
-    players = _players(present, games, byes)
+def pair_round(present: Sequence[Entrant], games: Sequence[Played], byes: Collection[int],
+               apart: Collection[tuple[int, int]] = ()) -> SwissRound:
+    """Pair the next round for the ``present`` players, given every earlier game and bye; the pairs of
+    ``apart`` (one blocks the other) are never paired, as if they had met."""
+    players = _players(present, games, byes, apart)
     pairs, left = _by_groups(players)
     bye = next((_other(a, b).player for a, b in pairs if a is _BYE or b is _BYE), None)
     games_paired = [(a, b) for a, b in pairs if not (a is _BYE or b is _BYE)]
@@ -132,7 +134,8 @@ def pair_round(present: Sequence[Entrant], games: Sequence[Played], byes: Collec
     return SwissRound(seated, bye, tuple(p.player for p in left if p is not _BYE))
 
 
-def _players(present: Sequence[Entrant], games: Sequence[Played], byes: Collection[int]) -> list[_Player]:
+def _players(present: Sequence[Entrant], games: Sequence[Played], byes: Collection[int],
+             apart: Collection[tuple[int, int]] = ()) -> list[_Player]:
     ids = [e.player for e in present]
     if len(set(ids)) != len(ids):
         raise ValueError("a player is listed twice for the same round")
@@ -147,6 +150,9 @@ def _players(present: Sequence[Entrant], games: Sequence[Played], byes: Collecti
         balance[game.first] += 1
         balance[game.second] -= 1
         last[game.first], last[game.second] = True, False
+    for a, b in apart:
+        met[a].add(b)
+        met[b].add(a)
     players = [
         _Player(e.player, e.rating, total.get(e.player, 0), frozenset(met[e.player]),
                 balance[e.player], last.get(e.player), e.player in had_bye)
