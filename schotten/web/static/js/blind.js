@@ -101,10 +101,11 @@ export function renderBlind(status) {
     part("blind-moves", t("What you may do"), ...orderLines(legal)));
 }
 
-/** Say `text` in the live region (it keeps the last lines). */
+/** Say `text` in the live region (it keeps the last lines; `data-said` counts them all). */
 export function announce(text) {
   if (!text) return;
   const live = byId("blind-live");
+  live.dataset.said = String(Number(live.dataset.said || 0) + 1);
   live.append(el("p", { text }));
   while (live.childElementCount > KEPT_LINES) live.firstElementChild.remove();
 }
