@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,9 +57,13 @@ def blocking(page: Any) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
-    return [f"{page.url} [{v['impact']}] {v['id']}: {v['help']} — "
-            + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"]) for n in v["nodes"][:3]) + f" ({len(v['nodes'])} in all)"
+    return [f"{page.url} [{v['impact']}] {v['id']}: {v['help']} — {where(v['nodes'])}"
             for v in found if v["impact"] in BLOCKING]
+
+
+def where(nodes: list[dict[str, Any]]) -> str:
+    """The first few elements of a violation, and how many there are."""
+    return "; ".join(str(node["target"]) for node in nodes[:3]) + f" ({len(nodes)} in all)"
 
 
 def check_pages(page: Any, server: LiveServer, replay_id: str) -> list[str]:
@@ -103,4 +106,5 @@ def test_nothing_moves_under_reduced_motion(pages: Browser, server: LiveServer) 
     }).map((n) => n.className).slice(0, 5)""")
     assert moving == []
     page.emulate_media(reduced_motion="no-preference")
-    assert page.evaluate("() => getComputedStyle(document.querySelector('#hand .card')).transitionDuration") != "0s"
+    duration = "() => getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
+    assert page.evaluate(duration) != "0s"

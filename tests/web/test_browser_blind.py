@@ -6,7 +6,6 @@ remembered; the keys 1-9 and the arrow keys move the focus on the board and in t
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,8 @@ from browser_helpers import LiveServer, create_table
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
-ORDERS = "() => [...document.querySelectorAll('#blind [data-part=\"blind-moves\"] li')].map((n) => n.textContent)"
+ORDERS = """() => [...document.querySelectorAll('#blind [data-part="blind-moves"] li')]
+  .map((n) => n.textContent)"""
 LIVE = "() => [...document.querySelectorAll('#blind-live p')].map((n) => n.textContent)"
 TURN = "() => document.querySelector('#blind [data-part=\"blind-turn\"] p').textContent"
 READY = """() => {
@@ -70,7 +70,8 @@ def choose(orders: list[str], turn: int) -> str:
     return words if turn % 2 else action
 
 
-def test_a_whole_game_against_the_ai_typed_in_the_screen_reader_mode(pages: Any, server: LiveServer) -> None:
+def test_a_whole_game_against_the_ai_typed_in_the_screen_reader_mode(pages: Any,
+                                                                     server: LiveServer) -> None:
     page = blind_table(pages, server)
     for turn in range(MOVES_LIMIT):
         page.wait_for_function(READY)
@@ -84,12 +85,14 @@ def test_a_whole_game_against_the_ai_typed_in_the_screen_reader_mode(pages: Any,
     said = page.evaluate(LIVE)
     assert any(line.startswith("Blind played ") for line in said), said
     assert any(" played " in line and not line.startswith("Blind") for line in said), said
-    assert said[-1] in ("You win the match!", "The match is drawn.") or said[-1].endswith("wins the match."), said
+    ends = ("You win the match!", "The match is drawn.")
+    assert said[-1] in ends or said[-1].endswith("wins the match."), said
     stones = page.inner_text('#blind [data-part="blind-stones"]')
     assert "claimed by" in stones
 
 
-def test_a_refused_command_gets_the_server_sentence_and_words_are_matched(pages: Any, server: LiveServer) -> None:
+def test_a_refused_command_gets_the_server_sentence_and_words_are_matched(pages: Any,
+                                                                          server: LiveServer) -> None:
     page = blind_table(pages, server)
     page.wait_for_function(READY)
     orders = page.evaluate(ORDERS)
@@ -117,7 +120,8 @@ def test_the_mode_is_remembered_and_the_keys_move_on_the_board(pages: Any, serve
     page.click("#blind-toggle")
     assert page.is_hidden("#blind")
     page.wait_for_function("() => document.querySelector('#status').dataset.mine === '1'")
-    stops = page.evaluate("() => [...document.querySelectorAll('#hand .card')].filter((n) => n.tabIndex === 0).length")
+    stops = page.evaluate("() => [...document.querySelectorAll('#hand .card')]"
+                          ".filter((n) => n.tabIndex === 0).length")
     assert stops == 1
     page.focus("#hand .card[tabindex='0']")
     first = page.evaluate("() => document.activeElement.dataset.card")
@@ -131,5 +135,6 @@ def test_the_mode_is_remembered_and_the_keys_move_on_the_board(pages: Any, serve
     page.keyboard.press("ArrowRight")
     assert page.evaluate("() => document.activeElement.dataset.stone") == "5"
     ring = page.evaluate("() => getComputedStyle(document.activeElement).outlineWidth")
-    other = page.evaluate("() => getComputedStyle(document.querySelector('#board .col.target:not(:focus)')).outlineWidth")
-    assert json.dumps(ring) != json.dumps(other)
+    other = page.evaluate("() => getComputedStyle(document.querySelector('#board .col.target:not(:focus)'))"
+                          ".outlineWidth")
+    assert ring != other
