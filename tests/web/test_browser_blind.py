@@ -37,10 +37,11 @@ def server(sync_api: Any, tmp_path: Path) -> Iterator[LiveServer]:
         yield live
 
 
-def blind_table(pages: Any, server: LiveServer) -> Any:
-    """A table against the easy AI, its screen-reader mode turned on with the keyboard."""
+def blind_table(pages: Any, server: LiveServer, clock: str | None = None) -> Any:
+    """A table against the easy AI (with the time control ``clock``), its screen-reader mode turned
+    on with the keyboard."""
     page = pages.page()
-    create_table(page, server.url, "Blind", "base")
+    create_table(page, server.url, "Blind", "base", clock=clock)
     for _ in range(60):
         if page.evaluate("() => document.activeElement && document.activeElement.id") == "blind-toggle":
             break
@@ -138,3 +139,13 @@ def test_the_mode_is_remembered_and_the_keys_move_on_the_board(pages: Any, serve
     other = page.evaluate("() => getComputedStyle(document.querySelector('#board .col.target:not(:focus)'))"
                           ".outlineWidth")
     assert ring != other
+
+
+def test_the_clocks_are_read_as_they_run(pages: Any, server: LiveServer) -> None:
+    page = blind_table(pages, server, clock="5+5")
+    page.wait_for_function("() => document.querySelector('#blind-clocks-text') !== null")
+    clocks = page.inner_text("#blind-clocks-text")
+    assert "Blind: 5:00" in clocks or "Blind: 4:5" in clocks, clocks
+    assert "AI — no clock" in clocks
+    page.wait_for_function("() => /Blind: 4:5/.test(document.querySelector('#blind-clocks-text').textContent)"
+                           " || document.querySelector('#status').dataset.mine !== '1'")

@@ -13,6 +13,7 @@ import { formationName } from "./proofs.js";
 import { game, legalNow, names } from "./state.js";
 
 const KEPT_LINES = 30;
+const CLOCK_EVERY_MS = 1000;
 const blind = { on: loadPref("blind", "0") === "1", send: () => false };
 
 /** Whether the screen-reader mode is on. */
@@ -94,11 +95,17 @@ export function renderBlind(status) {
     part("blind-turn", t("Turn"), el("p", { text: status }),
       el("p", { text: t("Round {round} of {rounds}", { round: Math.min(view.round + 1, view.rounds), rounds: view.rounds }) }),
       el("p", { text: t("Score: {name0} {p0} – {p1} {name1}", { name0: names()[0], p0: view.scores[0], p1: view.scores[1], name1: names()[1] }) })),
-    part("blind-clocks", t("Clocks"), el("p", { text: clocksText() })),
+    part("blind-clocks", t("Clocks"), el("p", { text: clocksText(), attrs: { id: "blind-clocks-text" } })),
     part("blind-stones", t("Stones"), el("ol", {}, ...view.stones.map((stone, i) => stoneLine(stone, i, claims)))),
     part("blind-hands", t("Hands"), ...handsText().map((text) => el("p", { text }))),
     part("blind-decks", t("Decks"), el("p", { text: decksText() })),
     part("blind-moves", t("What you may do"), ...orderLines(legal)));
+}
+
+/** Read the clocks again (their paragraph is not a live region: it is read when one goes there). */
+function refreshClocks() {
+  const node = document.getElementById("blind-clocks-text");
+  if (blind.on && game.msg && node) node.textContent = clocksText();
 }
 
 /** Say `text` in the live region (it keeps the last lines; `data-said` counts them all). */
@@ -156,4 +163,5 @@ export function wireBlind(send) {
   toggle.setAttribute("aria-pressed", String(blind.on));
   toggle.addEventListener("click", () => setOn(!blind.on));
   byId("blind-form").addEventListener("submit", onCommand);
+  window.setInterval(refreshClocks, CLOCK_EVERY_MS);
 }
