@@ -149,3 +149,22 @@ def test_the_clocks_are_read_as_they_run(pages: Any, server: LiveServer) -> None
     assert "AI — no clock" in clocks
     page.wait_for_function("() => /Blind: 4:5/.test(document.querySelector('#blind-clocks-text').textContent)"
                            " || document.querySelector('#status').dataset.mine !== '1'")
+
+
+CATALAN_COLOURS = {"g": "verd", "b": "blau", "r": "vermell", "y": "groc", "p": "lila", "k": "rosa"}
+
+
+def test_a_command_in_catalan_words(pages: Any, server: LiveServer) -> None:
+    page = pages.page(locale="ca-ES")
+    create_table(page, server.url, "Cega", "base")
+    page.click("#blind-toggle")
+    page.wait_for_function(READY)
+    action = page.evaluate(ORDERS)[0].split(": ", 1)[0]
+    card, stone = action.split("@")
+    heard = page.evaluate(SAID)
+    page.fill("#blind-command", f"Juga {card[0]} {CATALAN_COLOURS[card[1]]} a la pedra {stone}")
+    page.press("#blind-command", "Enter")
+    page.wait_for_function(f"() => ({SAID})() > {heard}")
+    assert page.inner_text("#blind-answer") == ""
+    said = f"Cega ha jugat {card[0]} {CATALAN_COLOURS[card[1]]} a la pedra {stone}"
+    assert page.evaluate(LIVE)[heard].startswith(said)
