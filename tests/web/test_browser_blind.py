@@ -139,6 +139,13 @@ def test_the_mode_is_remembered_and_the_keys_move_on_the_board(pages: Any, serve
     other = page.evaluate("() => getComputedStyle(document.querySelector('#board .col.target:not(:focus)'))"
                           ".outlineWidth")
     assert ring != other
+    version = page.get_attribute("#status", "data-version")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#confirm-bar")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('#status').dataset.version !== '{version}'"
+                           " && document.querySelector('#status').dataset.mine === '1'")
+    page.wait_for_function("() => document.activeElement.closest('#hand, #board') !== null")
 
 
 def test_the_clocks_are_read_as_they_run(pages: Any, server: LiveServer) -> None:

@@ -7,6 +7,7 @@ const AREAS = {
   hand: { selector: "#hand .card[tabindex]", kept: null },
   board: { selector: "#board [data-action]", kept: null },
 };
+const focus = { area: null };
 const NEXT = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
 function itemKey(node) {
@@ -17,13 +18,26 @@ function items(area) {
   return [...document.querySelectorAll(area.selector)];
 }
 
-/** Give each area one Tab stop: the item focused last if it is still there, else the first. */
+/** Give each area one Tab stop: the item focused last if it is still there, else the first. The
+ * focus lost when its area was drawn again goes back to that area's Tab stop. */
 export function rove() {
+  const stops = new Map();
   for (const area of Object.values(AREAS)) {
     const list = items(area);
     const kept = list.find((node) => itemKey(node) === area.kept) || list[0];
     for (const node of list) node.tabIndex = node === kept ? 0 : -1;
+    stops.set(area, kept);
   }
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const back = focus.area && (stops.get(focus.area) || stops.get(AREAS.hand) || stops.get(AREAS.board));
+  if (lost && back) back.focus({ preventScroll: true });
+}
+
+function onFocusIn(event) {
+  const area = event.target instanceof Element ? areaOf(event.target) : null;
+  if (!area) return;
+  focus.area = area;
+  area.kept = itemKey(event.target);
 }
 
 function moveTo(area, node) {
@@ -80,4 +94,5 @@ function onKey(event) {
 /** Listen to the keys of the table. */
 export function wireKeyboard() {
   document.addEventListener("keydown", onKey);
+  document.addEventListener("focusin", onFocusIn);
 }
