@@ -139,12 +139,12 @@ function onCommand(event) {
   if (!command || !game.msg) return;
   const entry = matchCommand(command, legalNow());
   byId("blind-answer").textContent = "";
-  if (entry) {
-    if (blind.send(entry.action)) input.value = "";
-  } else if (looksLikeNotation(command)) {
-    if (blind.send(command)) input.value = "";
-  } else {
+  if (!entry && !looksLikeNotation(command)) {
     tellRefusal(t("No move you may make now matches “{command}”.", { command }));
+  } else if (blind.send(entry ? entry.action : command)) {
+    input.value = "";
+  } else {
+    tellRefusal(t("This move cannot be sent yet: the last one is still waiting for its answer."));
   }
 }
 
