@@ -1,19 +1,23 @@
 """Browser tests of accessibility (issue 29, "a board every player can use"): axe-core
 (``axe-playwright-python``) finds no serious or critical violation on any page (the lobby, a game,
 a replay, the rules, the account page, the analysis board, the leaderboard, a player's profile,
-the moderators' page) in the light and the dark colour scheme and in a phone's viewport (the game
-page also in its screen-reader mode); under ``prefers-reduced-motion`` nothing moves."""
+the moderators' page, the last three also as a signed-in moderator sees them) in the light and the
+dark colour scheme and in a phone's viewport (the game page also in its screen-reader mode); under
+``prefers-reduced-motion`` nothing moves."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from browser_helpers import DESKTOP, Browser, LiveServer, create_table, finished_friend_game
-from helpers_ratings import SERIES_EVERY, play_series, sign_up
+from helpers_ratings import PASSWORD, SERIES_EVERY, play_series, sign_up
 
 from schotten.web.players import ratings
 from schotten.web.storage.store import Store
@@ -21,7 +25,13 @@ from schotten.web.storage.store import Store
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 PHONE = {"width": 375, "height": 667}
+MODERATORS = itertools.count(1)
 BLOCKING = ("serious", "critical")
+FETCH = """async ([path, body]) => {
+  const answer = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                     body: JSON.stringify(body)});
+  return answer.status;
+}"""
 READY = {
     "/": "#create",
     "/rules": "main",
@@ -84,6 +94,25 @@ def check_pages(page: Any, server: LiveServer, replay_id: str) -> list[str]:
     page.wait_for_selector("#blind-table h3")
     problems += blocking(page)
     page.click("#blind-toggle")
+    return problems + as_moderator(page, server)
+
+
+def as_moderator(page: Any, server: LiveServer) -> list[str]:
+    """Sign up on ``page``, report Ann, become a moderator, and check the queue, the account page
+    and the lobby as they are shown to a signed-in moderator."""
+    name = f"moderator{next(MODERATORS)}"
+    assert page.evaluate(FETCH, ["/api/accounts", {"username": name, "password": PASSWORD}]) == 201
+    report = {"player": "Ann", "reason": "other", "text": "a test"}
+    assert page.evaluate(FETCH, ["/api/reports", report]) == 201
+    granted = subprocess.run([sys.executable, "-m", "schotten", "moderators", "add", name, "--database",
+                              f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
+    assert granted.returncode == 0, granted.stderr
+    problems: list[str] = []
+    for path, selector in (("/moderation", "article.report"), ("/account", "main"), ("/", "#create")):
+        page.goto(f"{server.url}{path}")
+        page.wait_for_selector(selector)
+        page.wait_for_load_state("networkidle")
+        problems += blocking(page)
     return problems
 
 
