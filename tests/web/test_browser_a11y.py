@@ -1,9 +1,9 @@
 """Browser tests of accessibility (issue 29, "a board every player can use"): axe-core
 (``axe-playwright-python``) finds no serious or critical violation on any page (the lobby, a game,
 a replay, the rules, the account page, the analysis board, the leaderboard, a player's profile,
-the moderators' page, the last three also as a signed-in moderator sees them) in the light and the
-dark colour scheme and in a phone's viewport (the game page also in its screen-reader mode); under
-``prefers-reduced-motion`` nothing moves."""
+the moderators' page; the lobby, the account page and the moderators' page also as a signed-in
+moderator sees them) in the light and the dark colour scheme and in a phone's viewport (the game
+page also in its screen-reader mode); under ``prefers-reduced-motion`` nothing moves."""
 
 from __future__ import annotations
 
