@@ -279,11 +279,16 @@ function onState(msg) {
   page.animated += animateArrivals(arrivals(before, msg, turn), byId("panel-top"));
   window.schotten.animated = page.animated;
   announceRematch(before, msg);
-  announceMoves(before, msg, [
-    isMine() && !wasMine ? statusText() : "", msg.status === "over" && before && before.status !== "over" ? resultHeading() : "",
-  ].filter(Boolean));
+  announceMoves(before, msg, stateNews(before, msg, wasMine));
   const undone = before ? undoText(removedMoves(before.log, msg.log), msg.seat, names()) : "";
   if (undone) showMessage(undone, "info");
+}
+
+/** What a state message tells beyond its moves: that the decision became this seat's, the result. */
+function stateNews(before, msg, wasMine) {
+  const turn = isMine() && !wasMine ? statusText() : "";
+  const over = msg.status === "over" && before && before.status !== "over" ? resultHeading() : "";
+  return [turn, over].filter(Boolean);
 }
 
 /** Who is away and how many watch, told when a seat or a spectator comes or goes (between state messages). */
