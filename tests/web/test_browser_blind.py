@@ -120,6 +120,8 @@ def test_the_mode_is_remembered_and_the_keys_move_on_the_board(pages: Any, serve
     assert page.is_visible("#blind-table h3")
     page.click("#blind-toggle")
     assert page.is_hidden("#blind")
+    page.evaluate("() => document.activeElement.blur()")
+    assert page.evaluate("() => document.querySelector('#blind-toggle').getBoundingClientRect().width") <= 1
     page.wait_for_function("() => document.querySelector('#status').dataset.mine === '1'")
     stops = page.evaluate("() => [...document.querySelectorAll('#hand .card')]"
                           ".filter((n) => n.tabIndex === 0).length")
@@ -164,7 +166,8 @@ CATALAN_COLOURS = {"g": "verd", "b": "blau", "r": "vermell", "y": "groc", "p": "
 def test_a_command_in_catalan_words(pages: Any, server: LiveServer) -> None:
     page = pages.page(locale="ca-ES")
     create_table(page, server.url, "Cega", "base")
-    page.click("#blind-toggle")
+    page.focus("#blind-toggle")
+    page.keyboard.press("Enter")
     page.wait_for_function(READY)
     action = page.evaluate(ORDERS)[0].split(": ", 1)[0]
     card, stone = action.split("@")
