@@ -115,7 +115,7 @@ function columnNode(stone, index, opts) {
   const col = el("div", {
     class: classes.join(" "),
     data: { stone: number, action },
-    attrs: { "aria-label": t("Stone {n}", { n: number }) },
+    attrs: { "aria-label": t("Stone {n}", { n: number }), role: "group" },
   },
   el("div", { class: "slot slot-top" }, stone.owner === top ? token : null),
   sideNode(stone, number, top, "top", opts),

@@ -150,7 +150,7 @@ export function cardFace(text, opts = {}) {
     class: classes.join(" "),
     title: opts.title || cardTip(text),
     data: { card: text, ...(opts.data || {}) },
-    attrs: { "aria-label": name },
+    attrs: { "aria-label": name, role: opts.data && opts.data.action ? "button" : "img" },
   },
   el("span", { class: "corner top" }, el("span", { class: "val", text: label }), icon),
   el("span", { class: "mid" }, card.clan ? colourSymbol(card.colour, "big")
@@ -164,7 +164,7 @@ export function cardBack(kind, opts = {}) {
   return el("div", {
     class: `card back back-${kind}${opts.small ? " small" : ""}`,
     title: kind === "clan" ? t("Clan card") : t("Tactic card"),
-    attrs: { "aria-label": kind === "clan" ? t("Clan card") : t("Tactic card") },
+    attrs: { "aria-label": kind === "clan" ? t("Clan card") : t("Tactic card"), role: "img" },
   }, el("span", { class: "back-mark", text: kind === "clan" ? "" : "T" }));
 }
 

@@ -4,6 +4,7 @@
 // of the page has its own module; this one puts them together.
 
 import { clearMessage, getJSON, savePref, showMessage } from "./api.js";
+import { announce, announceMoves, renderBlind, tellRefusal, wireBlind } from "./blind.js";
 import { renderBoard, roundLines } from "./board.js";
 import { chatError, onChat, renderChat, wireChat } from "./chat.js";
 import { setClocks } from "./clocks.js";
@@ -12,6 +13,7 @@ import { byId, el, fill } from "./dom.js";
 import { renderAway, renderEndButtons, setAway, wireEndings } from "./endings.js";
 import { hintRefused, onHint, renderHint, wireHint } from "./hints.js";
 import { initI18n, N_, t } from "./i18n.js";
+import { rove, wireKeyboard } from "./keyboard.js";
 import { renderInvite, renderJoin, wireJoin } from "./join.js";
 import { endingText } from "./labels.js";
 import {
@@ -26,7 +28,7 @@ import {
 import { playersLine } from "./people.js";
 import { whyNotText } from "./proofs.js";
 import {
-  keepSelection, onRefused, reviewProvisional, settle, wirePlays,
+  keepSelection, onRefused, reviewProvisional, sendTyped, settle, wirePlays,
 } from "./plays.js";
 import { claimWhy, renderPrompt } from "./prompts.js";
 import { announceRematch, loadKeptSeat, playAgain, renderRematch } from "./rematch.js";
@@ -132,7 +134,7 @@ function drawBoard(moves, turn, ended) {
     provisional: game.provisional && !ended ? { ...game.provisional, seat: msg.seat } : null,
   });
   byId("board").classList.toggle("round-end", Boolean(ended));
-  for (const node of document.querySelectorAll("#board [data-action]")) node.tabIndex = 0;
+  rove();
 }
 
 function renderBoardAndPrompt() {
@@ -195,6 +197,7 @@ function announceRounds() {
   if (game.roundsSeen >= 0 && done > game.roundsSeen && game.msg.status !== "over") {
     const lines = roundLines(game.msg.view, names());
     showMessage(lines[lines.length - 1].textContent, "info");
+    announce(lines[lines.length - 1].textContent);
   }
   game.roundsSeen = done;
   fill(byId("rounds"), ...roundLines(game.msg.view, names()));
@@ -226,6 +229,7 @@ function render(what = "all") {
   announceRounds();
   renderResult();
   renderHint();
+  renderBlind(statusText());
   const seated = isSeated() && !game.msg.reveal;
   byId("sort").hidden = !seated;
   byId("confirm-pref").hidden = !seated;
@@ -259,6 +263,7 @@ function onState(msg) {
     return;
   }
   msg.log = log;
+  const wasMine = isMine();
   game.msg = msg;
   setClocks(msg);
   setAway(msg);
@@ -274,8 +279,16 @@ function onState(msg) {
   page.animated += animateArrivals(arrivals(before, msg, turn), byId("panel-top"));
   window.schotten.animated = page.animated;
   announceRematch(before, msg);
+  announceMoves(before, msg, stateNews(before, msg, wasMine));
   const undone = before ? undoText(removedMoves(before.log, msg.log), msg.seat, names()) : "";
   if (undone) showMessage(undone, "info");
+}
+
+/** What a state message tells beyond its moves: that the decision became this seat's, the result. */
+function stateNews(before, msg, wasMine) {
+  const turn = isMine() && !wasMine ? statusText() : "";
+  const over = msg.status === "over" && before && before.status !== "over" ? resultHeading() : "";
+  return [turn, over].filter(Boolean);
 }
 
 /** Who is away and how many watch, told when a seat or a spectator comes or goes (between state messages). */
@@ -299,17 +312,18 @@ function onError(msg) {
   settle();
   onRefused();
   if (game.msg) render();
-  if (msg.say) {
-    showMessage(t(msg.say.text, msg.say.params || {}));
-    return;
-  }
+  const [text, extra] = errorSentence(msg);
+  showMessage(text, "error", extra);
+  tellRefusal(text);
+}
+
+/** The sentence of a refused message (and its "why?" links). */
+function errorSentence(msg) {
+  if (msg.say) return [t(msg.say.text, msg.say.params || {}), []];
   const key = ERROR_TEXT[msg.code];
-  if (!key) {
-    showMessage(msg.message || t("Something went wrong."));
-    return;
-  }
+  if (!key) return [msg.message || t("Something went wrong."), []];
   const { text, rules } = splitRules(msg.message || "");
-  showMessage(t(key, { reason: text }), "error", whyLinks(rules));
+  return [t(key, { reason: text }), whyLinks(rules)];
 }
 
 /** The players' names with links to their profiles and their ratings, when an account plays. */
@@ -350,6 +364,8 @@ function wire() {
   wireEndings();
   wireChat();
   wireHint();
+  wireKeyboard();
+  wireBlind(sendTyped);
   byId("undo").addEventListener("click", () => {
     if (send({ type: "undo" })) game.pending = true;
   });

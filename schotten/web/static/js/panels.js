@@ -82,7 +82,10 @@ function handCard(text, moves) {
   const playable = phase === "PLAY" && !game.provisional && isPlayable(moves, text);
   const classes = [playable ? "playable" : "", returning ? "pickable" : "", text === game.selected ? "selected" : ""];
   const card = cardFace(text, { extraClass: classes.filter(Boolean).join(" "), data: { action: returning } });
-  if (playable || returning) card.tabIndex = 0;
+  if (playable || returning) {
+    card.tabIndex = 0;
+    card.setAttribute("role", "button");
+  }
   card.draggable = playable;
   return card;
 }

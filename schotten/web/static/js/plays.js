@@ -51,6 +51,13 @@ function act(action) {
   else sendAction(action);
 }
 
+/** Send a typed action at once (no confirmation: typing it was the decision); false when it
+ * cannot be sent now (an action is waiting for its answer, or the socket is closed). */
+export function sendTyped(action) {
+  if (game.pending || !game.msg || game.provisional) return false;
+  return sendAction(action);
+}
+
 /** Send the play waiting for its confirmation. */
 function confirmPlay() {
   const play = game.provisional;

@@ -1,0 +1,140 @@
+"""Browser tests of accessibility (issue 29, "a board every player can use"): axe-core
+(``axe-playwright-python``) finds no serious or critical violation on any page (the lobby, a game,
+a replay, the rules, the account page, the analysis board, the leaderboard, a player's profile,
+the moderators' page; the lobby, the account page and the moderators' page also as a signed-in
+moderator sees them) in the light and the dark colour scheme and in a phone's viewport (the game
+page also in its screen-reader mode); under ``prefers-reduced-motion`` nothing moves."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from browser_helpers import DESKTOP, Browser, LiveServer, create_table, finished_friend_game
+from helpers_ratings import PASSWORD, SERIES_EVERY, play_series, sign_up
+
+from schotten.web.players import ratings
+from schotten.web.storage.store import Store
+
+os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+PHONE = {"width": 375, "height": 667}
+MODERATORS = itertools.count(1)
+BLOCKING = ("serious", "critical")
+FETCH = """async ([path, body]) => {
+  const answer = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                     body: JSON.stringify(body)});
+  return answer.status;
+}"""
+READY = {
+    "/": "#create",
+    "/rules": "main",
+    "/account": "main",
+    "/analysis": "main",
+    "/leaderboard": "main",
+    "/player/ann": "#username",
+    "/moderation": "main",
+}
+
+
+@pytest.fixture(scope="module")
+def server(sync_api: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the module, with two rated players (Ann and Bob) and a finished game."""
+    where = tmp_path_factory.mktemp("a11y")
+    with LiveServer(where / "games.db", where / "server.log", seed=2929) as live:
+        store = Store(f"sqlite:///{live.database}")
+        store.on_finished = ratings.rate_finished
+        ann, bob = sign_up(store, "Ann", "Bob")
+        play_series(store, ann, bob, 3, lose_every=3, at=datetime.now(UTC) - 3 * SERIES_EVERY)
+        store.close()
+        yield live
+
+
+@pytest.fixture(scope="module")
+def replay_id(server: LiveServer) -> str:
+    """The id of a game played to its end."""
+    return finished_friend_game(server.url)[0]
+
+
+def blocking(page: Any) -> list[str]:
+    """The serious and critical violations axe finds on ``page``, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{page.url} [{v['impact']}] {v['id']}: {v['help']} — {where(v['nodes'])}"
+            for v in found if v["impact"] in BLOCKING]
+
+
+def where(nodes: list[dict[str, Any]]) -> str:
+    """The first few elements of a violation, and how many there are."""
+    return "; ".join(str(node["target"]) for node in nodes[:3]) + f" ({len(nodes)} in all)"
+
+
+def check_pages(page: Any, server: LiveServer, replay_id: str) -> list[str]:
+    """Open every page on ``page`` and collect what axe finds."""
+    problems: list[str] = []
+    for path, selector in READY.items():
+        page.goto(f"{server.url}{path}")
+        page.wait_for_selector(selector)
+        page.wait_for_load_state("networkidle")
+        problems += blocking(page)
+    page.goto(f"{server.url}/replay/{replay_id}")
+    page.wait_for_selector("#board .col")
+    problems += blocking(page)
+    create_table(page, server.url, "Axe", "tactics")
+    page.wait_for_function("() => document.querySelector('#status').dataset.mine === '1'")
+    problems += blocking(page)
+    page.focus("#blind-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#blind-table h3")
+    problems += blocking(page)
+    page.click("#blind-toggle")
+    return problems + as_moderator(page, server)
+
+
+def as_moderator(page: Any, server: LiveServer) -> list[str]:
+    """Sign up on ``page``, report Ann, become a moderator, and check the queue, the account page
+    and the lobby as they are shown to a signed-in moderator."""
+    name = f"moderator{next(MODERATORS)}"
+    assert page.evaluate(FETCH, ["/api/accounts", {"username": name, "password": PASSWORD}]) == 201
+    report = {"player": "Ann", "reason": "other", "text": "a test"}
+    assert page.evaluate(FETCH, ["/api/reports", report]) == 201
+    granted = subprocess.run([sys.executable, "-m", "schotten", "moderators", "add", name, "--database",
+                              f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
+    assert granted.returncode == 0, granted.stderr
+    problems: list[str] = []
+    for path, selector in (("/moderation", "article.report"), ("/account", "main"), ("/", "#create")):
+        page.goto(f"{server.url}{path}")
+        page.wait_for_selector(selector)
+        page.wait_for_load_state("networkidle")
+        problems += blocking(page)
+    return problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_finds_nothing_serious_on_any_page(pages: Browser, server: LiveServer, replay_id: str,
+                                               scheme: str, viewport: dict[str, int]) -> None:
+    page = pages.page(viewport=viewport, color_scheme=scheme)
+    problems = check_pages(page, server, replay_id)
+    assert not problems, "\n".join(problems)
+
+
+def test_nothing_moves_under_reduced_motion(pages: Browser, server: LiveServer) -> None:
+    page = pages.page(reduced_motion="reduce")
+    create_table(page, server.url, "Still", "base")
+    page.wait_for_function("() => document.querySelector('#status').dataset.mine === '1'")
+    moving = page.evaluate("""() => [...document.querySelectorAll('*')].filter((n) => {
+      const style = getComputedStyle(n);
+      return style.animationName !== 'none' || !['0s', ''].includes(style.transitionDuration);
+    }).map((n) => n.className).slice(0, 5)""")
+    assert moving == []
+    page.emulate_media(reduced_motion="no-preference")
+    duration = "() => getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
+    assert page.evaluate(duration) != "0s"
