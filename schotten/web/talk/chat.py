@@ -182,7 +182,7 @@ class Chat:
         room = Room.SPECTATORS if seat is None else Room.PLAYERS
         await self.load(game)
         async with game.chat.lock:
-            await self._check_not_muted(conn)
+            await self._check_not_muted(game, conn)
             self._charge(game, conn)
             line = await self._store(game.info.id, ChatLine(-1, room, seat, name, text, quick,
                                                             account=conn.reader))
@@ -218,12 +218,16 @@ class Chat:
             (game.chat.mutes.add if muted else game.chat.mutes.discard)(seat)
             self._tell_muted(game, seat)
 
-    async def _check_not_muted(self, conn: Connection) -> None:
-        """Refuse the line of a reader (a seat's account, or a signed-in spectator) whom a moderator
-        muted or banned, saying until when and why (under the chat's lock: lines keep their order)."""
-        if conn.reader is None:
+    async def _check_not_muted(self, game: LiveGame, conn: Connection) -> None:
+        """Refuse the line of an account a moderator muted or banned (the socket's reader, else its
+        seat's account, which a log-in may have given the seat since the socket opened), saying until
+        when and why (under the chat's lock: lines keep their order)."""
+        account = conn.reader
+        if account is None and conn.seat is not None:
+            account = game.info.accounts[conn.seat]
+        if account is None:
             return
-        found = await asyncio.to_thread(is_muted, self.store, conn.reader, datetime.now(UTC))
+        found = await asyncio.to_thread(is_muted, self.store, account, datetime.now(UTC))
         if found is not None:
             sentence = found.banned_sentence() if found.banned else found.muted_sentence()
             raise ClientError("cannot_chat", sentence)
