@@ -28,6 +28,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect
 
+from . import recovery_rows  # noqa: F401  (its tables are in Base.metadata)
 from .db import Base, make_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
