@@ -56,7 +56,7 @@ def confirm_address(page: Any, url: str, box: Inbox, email: str) -> None:
 def test_forgot_password_mail_link_new_password_logged_in(pages: Browser, server: LiveServer,
                                                           inbox: tuple[Inbox, int]) -> None:  # noqa: F811
     """The whole way: codes at sign-up, the address confirmed, "Forgot your password?", the mailed
-    link, a new password, logged in with it."""
+    link, a new password, logged in with it; the server's log has no token."""
     box = inbox[0]
     page = pages.page()
     codes = sign_up(page, server.url, "Ann")
@@ -79,6 +79,7 @@ def test_forgot_password_mail_link_new_password_logged_in(pages: Browser, server
     page.wait_for_selector("#reset-done:not([hidden])")
     page.wait_for_selector('#account-bar[data-user="Ann"]')
     assert page.evaluate("() => document.cookie") == ""
+    assert link.partition("token=")[2] not in server.log.read_text(errors="replace")
     again = pages.page()
     again.goto(f"{server.url}/")
     again.click("#log-in")

@@ -285,6 +285,18 @@ def test_asking_and_trying_are_rate_limited_per_account_and_per_address(
         assert "too many recovery requests" in over.json()["error"]
 
 
+def test_links_of_different_accounts_are_not_counted_together(tmp_path: Path, url: str,
+                                                               inbox: tuple[Inbox, int]) -> None:
+    """With one try per account, Ann's and Bob's links both confirm and both reset."""
+    box = inbox[0]
+    settings = app_settings(tmp_path, url, inbox[1], recovery_account_rate="1/hour")
+    with TestClient(create_app(settings)) as client:
+        for at, name in enumerate(("Ann", "Bob")):
+            confirmed(client, box, name, f"{name.lower()}@example.org")
+            assert forgot(client, name).status_code == 202
+            assert reset_with(client, link_in(box.wait(2 * at + 2)[2 * at + 1]))[1].status_code == 200
+
+
 def test_a_guest_has_no_recovery_to_change(client: TestClient) -> None:
     """401 for the account's recovery routes without a session; bad bodies get 422 with the rule."""
     guest = Browser(client)

@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import smtplib
+from collections.abc import Coroutine
+from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import RedirectResponse
@@ -145,10 +147,13 @@ class RecoveryRoutes:
                                         quotas.ExactWindow(), shared)
         self.sending: set[asyncio.Task[None]] = set()
 
-    async def count(self, request: Request, key: str) -> None:
-        """Count one try of the request's address and of ``key`` (429 beyond either rate)."""
-        address = quotas.address_of(request.client)
-        for rates, counted in ((self.per_address, address), (self.per_account, key)):
+    async def count(self, request: Request, key: str | None = None) -> None:
+        """Count one try of the request's address and of ``key``, an account or a name, if given (429
+        beyond either rate)."""
+        counts = [(self.per_address, quotas.address_of(request.client))]
+        if key is not None:
+            counts.append((self.per_account, key))
+        for rates, counted in counts:
             refused = await asyncio.to_thread(rates.hit, counted)
             if refused is not None:
                 raise quotas.LimitError(f"too many recovery requests (at most {refused[0]}): try again in "
@@ -188,24 +193,34 @@ class RecoveryRoutes:
     async def confirm(self, request: Request, token: str | None) -> Response:
         """Confirm the link's address; the browser goes on to the account page (the token out of its
         address bar)."""
-        await self.count(request, "confirm")
+        await self.count(request)
         done = await asyncio.to_thread(self.recovery.confirm, token or "")
         return RedirectResponse(f"/account?email={'confirmed' if done else 'expired'}", status_code=303,
                                 headers={"cache-control": "no-store"})
 
     async def forgot(self, body: Forgot, request: Request) -> Sent:
-        """E-mail reset links for what ``name`` names, if anything; the answer is the same either way."""
+        """E-mail reset links for what ``name`` names, if anything, after the answer: it is the same,
+        and as quick, either way."""
         if self.mailer is None:
             raise ServiceError(409, NO_MAIL)
         name = body.name.strip()
         await self.count(request, f"asked:{name.lower() if '@' in name else name_key(name)}")
-        for letter in await asyncio.to_thread(self.recovery.ask_reset, name):
-            self._mail(letter, "Choose a new password",
-                       f"To choose a new password for the Schotten Totten account {letter.username}, open\n\n"
-                       f"{self.site}/reset?token={letter.token}\n\nThe link works once, within the hour; "
-                       "your other browsers are then logged out. If you did not ask for it, ignore this "
-                       "e-mail: your password stays as it is.\n")
+        self._later(self._send_resets(name))
         return Sent(message=SENT)
+
+    async def _send_resets(self, name: str) -> None:
+        """Make and mail the reset links of what ``name`` names."""
+        try:
+            letters = await asyncio.to_thread(self.recovery.ask_reset, name)
+        except Exception as error:
+            logger.warning("reset links could not be made (%s)", type(error).__name__)
+            return
+        for letter in letters:
+            await self._send(letter.to, "Choose a new password",
+                             f"To choose a new password for the Schotten Totten account {letter.username}, "
+                             f"open\n\n{self.site}/reset?token={letter.token}\n\nThe link works once, within "
+                             "the hour; your other browsers are then logged out. If you did not ask for it, "
+                             "ignore this e-mail: your password stays as it is.\n")
 
     def reset_page(self, token: str | None) -> Response:
         """The reset page; a link's token moves into a short-lived cookie, out of the address bar."""
@@ -220,7 +235,7 @@ class RecoveryRoutes:
 
     async def reset_by_link(self, body: NewPassword, request: Request, response: Response) -> Who:
         """Store the new password of the link's account, end its sessions, log this browser in."""
-        await self.count(request, "link")
+        await self.count(request)
         https = self.service.settings.https
         token = request.cookies.get(cookie_name(RESET_COOKIE, https), "")
         account = await asyncio.to_thread(self.recovery.reset_by_token, token, body.new_password)
@@ -250,7 +265,11 @@ class RecoveryRoutes:
 
     def _mail(self, letter: Letter, subject: str, text: str) -> None:
         """Send the e-mail in a thread, after the answer (a failure is logged, never its token)."""
-        task = asyncio.get_running_loop().create_task(self._send(letter.to, subject, text))
+        self._later(self._send(letter.to, subject, text))
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` after the answer, the task held until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
