@@ -30,7 +30,19 @@ from .core.settings import WebSettings
 from .edge import failures, quotas, security
 from .edge import server as edge
 from .routes import accounts as account_routes
-from .routes import analysis, challenges, community, games, i18n, moderation, pages, playnow, reviews, watch
+from .routes import (
+    analysis,
+    challenges,
+    community,
+    games,
+    i18n,
+    moderation,
+    pages,
+    playnow,
+    recovery,
+    reviews,
+    watch,
+)
 from .routes import live_analysis as live_analysis_routes
 from .routes import players as player_routes
 from .routes import tournaments as tournament_routes
@@ -85,7 +97,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     i18n.install(app, settings)
     pages.install(app, settings, service)
     player_routes.install(app, service)
-    account_routes.install(app, service)
+    recovery.install(app, service, account_routes.install(app, service))
     moderation.install(app, service)
     community.install(app, service)
     tournament_routes.install(app, service)

@@ -33,12 +33,14 @@ def open_dialog(page: Any, which: str) -> None:
 
 
 def sign_up(page: Any, url: str, username: str, password: str = PASSWORD) -> None:
-    """Sign up from the lobby's account bar; wait for the bar to name the new account."""
+    """Sign up from the lobby's account bar; close the recovery codes it shows; wait for the bar to name
+    the new account."""
     page.goto(f"{url}/")
     open_dialog(page, "sign-up")
     page.fill("#account-username", username)
     page.fill("#account-password", password)
     page.click("#account-submit")
+    page.click("#codes-saved")
     page.wait_for_selector(f'#account-bar[data-user="{username}"]')
 
 

@@ -39,10 +39,10 @@ DATA = Path(__file__).parent / "data"
 OLD = DATA / "ebc218a.db"
 TOKENS: dict[str, list[str | None]] = json.loads((DATA / "ebc218a.tokens.json").read_text())
 OLD_TABLES = ("games", "log_entries", "rematches", "closed_rematches")
-NEW_TABLES = ("challenges", "tournament_games", "tournament_players", "tournaments", "moderation_log",
-              "reports", "blocks", "follows", "reviews", "trusted_devices", "health_writes", "chat_messages",
-              "chat_mutes", "server_beats", "rating_changes", "pool_entries", "ratings", "sessions",
-              "accounts")
+NEW_TABLES = ("account_tokens", "recovery_codes", "challenges", "tournament_games", "tournament_players",
+              "tournaments", "moderation_log", "reports", "blocks", "follows", "reviews", "trusted_devices",
+              "health_writes", "chat_messages", "chat_mutes", "server_beats", "rating_changes",
+              "pool_entries", "ratings", "sessions", "accounts")
 REMATCH_KEYS = ("rematch", "rematch_of", "rematch_closed")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +122,27 @@ class WebSettings:
     """The most iterations one analysis of ``POST /api/analysis`` may spend (asked for more: capped)."""
     analysis_rate: str = "10/minute;100/hour"
     """Analyses an address may ask for."""
+    # account recovery (``players.recovery``, docs/web/players.md)
+    site_url: str = ""
+    """The address the links of e-mails point to, e.g. ``https://schotten.example`` (default: ``address``)."""
+    smtp_host: str = ""
+    """The SMTP server e-mail is sent through ("": none, so no address can be set; recovery codes only)."""
+    smtp_port: int = 587
+    smtp_from: str = ""
+    """The sender of the e-mails (default: ``schotten@`` the SMTP server's host)."""
+    smtp_user: str = ""
+    smtp_password: str = field(default="", repr=False)
+    smtp_starttls: bool = True
+    smtp_timeout: float = 10.0
+    """How long (seconds) sending one e-mail may take before it is given up."""
+    reset_ttl: float = 3600.0
+    """How long a password-reset link works."""
+    confirm_ttl: float = 24 * 3600.0
+    """How long a link confirming an e-mail address works."""
+    recovery_rate: str = "10/hour;30/day"
+    """Resets, e-mails and recovery codes an address may ask for or try."""
+    recovery_account_rate: str = "3/hour;10/day"
+    """The same per account (and per name or e-mail address asked for, account or not)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> WebSettings:

@@ -6,6 +6,8 @@
 | devices  | trusted devices: the browsers that logged in to an account   |
 | tries    | log-in tries: rates per address, per browser, per name       |
 | identity | who a request is (session cookie) and its seat cookies       |
+| recovery | e-mail addresses, one-time reset links, recovery codes       |
+| mail     | sending e-mail through the SMTP server (smtplib, blocking)   |
 | ratings  | ratings per pool, rated at a game's end, their changes        |
 | rating_rules | which rated games change ratings, why the others do not   |
 | glicko2  | the Glicko-2 formulas (pure)                                  |

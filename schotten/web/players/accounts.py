@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.errors import ServiceError
 from ..storage.db import AccountRow, ChatRow, GameRow, PoolEntryRow, SessionRow, TrustedDeviceRow, utc
+from ..storage.recovery_rows import AccountTokenRow, RecoveryCodeRow
 from ..storage.store import Store
 
 USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")
@@ -174,14 +175,16 @@ class Accounts:
         return given
 
     def delete(self, account_id: int) -> None:
-        """Delete the account: its name is freed, its password, sessions, trusted devices and waiting
-        entries are gone,
+        """Delete the account: its name is freed, its password, e-mail address, recovery codes and links,
+        sessions, trusted devices and waiting entries are gone,
         its seats in games and their chat are named ``DELETED_NAME``; its games and rating history stay."""
         with self.store.use() as session, session.begin():
             session.execute(update(AccountRow).where(AccountRow.id == account_id).values(
                 username=f"~{account_id}", name_key=f"~{account_id}", password_hash=None,
-                deleted=utc(self.now())))
+                email=None, email_confirmed=None, deleted=utc(self.now())))
             session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            session.execute(delete(AccountTokenRow).where(AccountTokenRow.account_id == account_id))
+            session.execute(delete(RecoveryCodeRow).where(RecoveryCodeRow.account_id == account_id))
             session.execute(delete(TrustedDeviceRow).where(TrustedDeviceRow.account_id == account_id))
             session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == account_id,
                                                        PoolEntryRow.game_id.is_(None)))

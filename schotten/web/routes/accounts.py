@@ -2,7 +2,7 @@
 
 | Route | Body | Answer |
 |---|---|---|
-| ``POST /api/accounts`` | ``{"username", "password"}`` | 201 ``{"username"}``, logged in |
+| ``POST /api/accounts`` | ``{"username", "password"}`` | 201 ``{"username", "recovery_codes"}``, logged in |
 | ``POST /api/session`` | ``{"username", "password"}`` | ``{"username"}``, a new session |
 | ``DELETE /api/session`` | | 204, the session ended |
 | ``GET /api/session`` | | ``{"username": name or null}`` |
@@ -37,6 +37,7 @@ from ..players.accounts import (
 )
 from ..players.devices import Devices, device_token, set_device_cookie
 from ..players.identity import clear_session_cookie, session_id, set_session_cookie, viewer
+from ..players.recovery import Recovery
 from ..players.seats import cookie_tokens, seat_cookies, seat_of_token
 from ..players.standing import standing_of
 from ..players.tries import LogInTries
@@ -102,6 +103,12 @@ class Who(BaseModel):
     username: str | None
 
 
+class SignedUp(Who):
+    """A new account: its name and its recovery codes, shown this once."""
+
+    recovery_codes: list[str]
+
+
 class AccountRoutes:
     """The routes' work: the accounts' blocking calls in threads, and the rates of sign-up and log-in."""
 
@@ -111,25 +118,27 @@ class AccountRoutes:
         settings = service.settings
         self.devices = Devices(service.store, settings.device_ttl, self.accounts.now)
         self.tries = LogInTries(settings)
+        self.recovery = Recovery(service.store, settings, self.accounts.now)
         shared = quotas.shared_limiter(settings.redis_url)
         self.signups = quotas.Rates("signup_rate", settings.signup_rate, quotas.ExactWindow(), shared)
 
-    async def sign_up(self, body: SignUp, request: Request, response: Response) -> Who:
-        """Make the account and log the browser in with it."""
+    async def sign_up(self, body: SignUp, request: Request, response: Response) -> SignedUp:
+        """Make the account, with its recovery codes, and log the browser in with it."""
         refused = await asyncio.to_thread(self.signups.hit, quotas.address_of(request.client))
         if refused is not None:
             raise quotas.LimitError(quotas.over_rate(refused, "accounts made"), refused[1],
                                     quotas.over_rate_said(refused, "accounts made"))
         account = await asyncio.to_thread(self.accounts.sign_up, body.username, body.password)
-        await self._logged_in(account, request, response)
-        return Who(username=account.username)
+        codes = await asyncio.to_thread(self.recovery.new_codes, account.id)
+        await self.logged_in(account, request, response)
+        return SignedUp(username=account.username, recovery_codes=codes)
 
     async def log_in(self, body: LogIn, request: Request, response: Response) -> Who:
         """Check the password (within the rates) and log the browser in, in a new session."""
         account = await self._verified(body.username, body.password, request)
         if account is None:
             raise ServiceError(401, WRONG)
-        await self._logged_in(account, request, response)
+        await self.logged_in(account, request, response)
         return Who(username=account.username)
 
     async def _verified(self, username: str, password: str, request: Request) -> AccountRef | None:
@@ -146,7 +155,7 @@ class AccountRoutes:
                 raise ServiceError(403, found.banned_sentence())
         return account
 
-    async def _logged_in(self, account: AccountRef, request: Request, response: Response) -> None:
+    async def logged_in(self, account: AccountRef, request: Request, response: Response) -> None:
         """End the browser's old session, start a new one, trust the browser (a new device cookie), and
         give the account the browser's guest seats."""
         old = session_id(request)
@@ -225,9 +234,10 @@ def install(app: FastAPI, service: GameService) -> AccountRoutes:
     """Add the accounts' routes to ``app``."""
     routes = AccountRoutes(service)
 
-    @app.post("/api/accounts", response_model=Who, status_code=201, responses=_ERRORS)
-    async def sign_up(body: SignUp, request: Request, response: Response) -> Who:
-        """Make an account (usernames: 3-20 of A-Z a-z 0-9 _ -; passwords: 8-200 characters) and log in."""
+    @app.post("/api/accounts", response_model=SignedUp, status_code=201, responses=_ERRORS)
+    async def sign_up(body: SignUp, request: Request, response: Response) -> SignedUp:
+        """Make an account (usernames: 3-20 of A-Z a-z 0-9 _ -; passwords: 8-200 characters) and log in;
+        its recovery codes are in the answer, this once."""
         return await routes.sign_up(body, request, response)
 
     @app.post("/api/session", response_model=Who, responses=_ERRORS)

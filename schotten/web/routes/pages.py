@@ -13,7 +13,8 @@ from ..service import GameService
 from .games import set_seat_cookie
 
 PAGES = {"lobby": "index.html", "game": "game.html", "replay": "replay.html", "rules": "rules.html",
-         "account": "account.html", "analysis": "analysis.html", "moderation": "moderation.html"}
+         "account": "account.html", "analysis": "analysis.html", "moderation": "moderation.html",
+         "reset": "reset.html"}
 
 
 def _page(settings: WebSettings, name: str) -> Response:
@@ -25,6 +26,11 @@ def _page(settings: WebSettings, name: str) -> Response:
             status_code=404,
         )
     return FileResponse(path, media_type="text/html")
+
+
+def static_page(settings: WebSettings, name: str) -> Response:
+    """The page ``name`` of ``PAGES`` (a 404 page if it is not installed)."""
+    return _page(settings, name)
 
 
 def _missing_game(game_id: str) -> HTMLResponse:

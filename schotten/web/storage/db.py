@@ -208,6 +208,10 @@ class AccountRow(Base):
     """A moderator's site-wide chat mute ends then."""
     banned: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When a moderator banned the account (None: not banned)."""
+    email: Mapped[str | None] = mapped_column(String(254), index=True)
+    """The account's confirmed e-mail address (``players.recovery``; an address not confirmed is in
+    its ``AccountTokenRow``), compared in lower case."""
+    email_confirmed: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class SessionRow(Base):

@@ -28,7 +28,10 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect
 
-from . import challenge_rows  # noqa: F401  (its table joins Base's metadata)
+from . import (
+    challenge_rows,  # noqa: F401  (its table joins Base's metadata)
+    recovery_rows,  # noqa: F401  (its tables are in Base.metadata)
+)
 from .db import Base, make_engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")

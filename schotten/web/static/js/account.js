@@ -6,6 +6,7 @@
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t } from "./i18n.js";
+import { showCodes } from "./recoverycodes.js";
 
 let known = null;
 
@@ -13,6 +14,11 @@ let known = null;
 export function currentUser() {
   known ??= getJSON("/api/session").then((body) => body.username || null).catch(() => null);
   return known;
+}
+
+/** Forget who the browser is (it logged in or out), tell the page's modules and redraw the bar. */
+export function accountChanged() {
+  changed();
 }
 
 function changed() {
@@ -41,7 +47,8 @@ function openDialog(signUp) {
     el("h2", { text: signUp ? t("Sign up") : t("Log in") }),
     ...field("account-username", t("Username"), "text", "username"),
     ...field("account-password", t("Password"), "password", signUp ? "new-password" : "current-password"),
-    signUp ? el("p", { class: "muted", text: t("3 to 20 letters, digits, _ or -; a password of 8 characters or more.") }) : null,
+    signUp ? el("p", { class: "muted", text: t("3 to 20 letters, digits, _ or -; a password of 8 characters or more.") })
+      : el("a", { text: t("Forgot your password?"), attrs: { href: "/reset", id: "forgot-password" } }),
     error,
     el("div", { class: "row" },
       el("button", { class: "btn primary", text: signUp ? t("Sign up") : t("Log in"), attrs: { type: "submit", id: "account-submit" } }),
@@ -58,9 +65,10 @@ async function submit(event, signUp, dialog, error) {
   event.preventDefault();
   const body = { username: byId("account-username").value.trim(), password: byId("account-password").value };
   try {
-    await postJSON(signUp ? "/api/accounts" : "/api/session", body);
+    const answer = await postJSON(signUp ? "/api/accounts" : "/api/session", body);
     dialog.remove();
     changed();
+    if (answer && answer.recovery_codes) showCodes(answer.recovery_codes);
   } catch (failure) {
     error.textContent = failure instanceof ApiError && failure.status === 401
       ? t("Wrong username or password.") : failure.message;

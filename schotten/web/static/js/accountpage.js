@@ -1,9 +1,11 @@
-// The account page (/account): change the password, delete the account (after a confirmation).
+// The account page (/account): change the password, the e-mail address and recovery codes
+// (accountrecovery.js), delete the account (after a confirmation).
 
 import { errorText, postJSON, showMessage } from "./api.js";
 import { currentUser } from "./account.js";
 import { byId } from "./dom.js";
 import { initI18n, t } from "./i18n.js";
+import { initRecovery, showRecovery } from "./accountrecovery.js";
 
 async function changePassword(event) {
   event.preventDefault();
@@ -40,12 +42,14 @@ async function show() {
   byId("password-box").hidden = !user;
   byId("delete-box").hidden = !user;
   if (user) byId("account-title").textContent = user;
+  await showRecovery(user);
 }
 
 async function main() {
   await initI18n();
   byId("password-form").addEventListener("submit", changePassword);
   byId("delete-form").addEventListener("submit", deleteAccount);
+  initRecovery();
   document.addEventListener("account-changed", show);
   await show();
   document.body.dataset.ready = "1";
