@@ -362,7 +362,7 @@ def test_version_1_record_with_a_new_field_is_refused(v2: dict[str, Any], key: s
 
 CONTROL = r"'time_control' must be \{'initial': seconds >= 1, 'increment': seconds >= 0\} or \{'days'"
 SPENT = r"'decision_ms' must be a list of whole numbers >= 0 or null"
-ENDING = (r"'ending' must be \{'reason': one of time, resigned, left, aborted, abandoned; "
+ENDING = (r"'ending' must be \{'reason': one of time, resigned, left, aborted, abandoned, banned; "
           r"'seat': 0, 1 or null\}")
 
 
@@ -466,7 +466,7 @@ def test_record_of_takes_any_sequence_and_mapping(resigned: GameState) -> None:
 
 
 def test_every_ending_is_a_vocabulary_word() -> None:
-    assert ENDINGS == ("time", "resigned", "left", "aborted", "abandoned")
+    assert ENDINGS == ("time", "resigned", "left", "aborted", "abandoned", "banned")
 
 
 # ---------------------------------------------------------------------- version 2: ratings
