@@ -5,8 +5,8 @@
 import { getJSON, postJSON, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, N_, t } from "./i18n.js";
+import { REASONS } from "./report.js";
 
-const REASONS = { abuse: N_("Abuse"), cheating: N_("Cheating"), stalling: N_("Stalling"), other: N_("Other") };
 const ACTIONS = {
   warn: N_("Warn"), mute: N_("Mute 24 h"), ban: N_("Ban"), clear: N_("Clear"), unban: N_("Unban"),
 };
