@@ -15,13 +15,16 @@ import importlib.util
 import os
 import random
 import secrets
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_ratings import add_game, end
 from helpers_web import (
     SEED,
     Duel,
@@ -37,7 +40,7 @@ from helpers_web import (
     test_settings,
     whole_log,
 )
-from sqlalchemy import make_url, text
+from sqlalchemy import Engine, make_url, text
 from starlette.testclient import TestClient
 from test_rematch import ask, finished_game, granted, restart_and_accept
 from test_rematch_closing import answer, closed, restart_and_check
@@ -271,3 +274,39 @@ def test_clocks_and_endings_on_postgresql(pg_settings: WebSettings) -> None:
         assert client.get(f"/api/games/{flagged['id']}").json()["ended"] == "time"
         table = client.get(f"/api/games/{resigned['id']}").json()
         assert (table["ended"], table["winner"]) == ("resigned", 0)
+
+
+def _waiting_for_a_lock(engine: Engine) -> bool:
+    with engine.connect() as connection:
+        query = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        return bool(connection.scalar(query))
+
+
+def test_a_batch_of_game_writes_takes_their_rows_in_the_order_of_their_ids(database_url: str) -> None:
+    """``append_many`` updates its games' rows in id order, as the presence beat (``mark_seen``) does:
+    while another transaction holds the first game's row, the batch holds no other, so that
+    transaction can still write the second game instead of the two waiting for each other
+    (PostgreSQL's "deadlock detected", which a 200-player arena on three processes met)."""
+    store = Store(database_url)
+    holder = make_engine(database_url)
+    try:
+        store.create_schema()
+        first, second = sorted(add_game(store, [None, None], rated=False, control=None, decided=0)
+                               for _ in range(2))
+        seen = text("UPDATE games SET seen = now() WHERE id = :game")
+        with holder.connect() as connection, connection.begin():
+            connection.execute(text("SET LOCAL lock_timeout = '10s'"))
+            connection.execute(seen, {"game": first})
+            with ThreadPoolExecutor(1) as pool:
+                batch = pool.submit(store.append_many, [end(second, 0), end(first, 1)])
+                deadline = time.monotonic() + 10
+                while not _waiting_for_a_lock(holder):
+                    assert time.monotonic() < deadline and not batch.done(), "the batch never waited"
+                    time.sleep(0.05)
+                connection.execute(seen, {"game": second})
+                connection.commit()
+                batch.result(timeout=10)
+        assert [store.load(game)[0].status for game in (first, second)] == ["over", "over"]
+    finally:
+        holder.dispose()
+        store.close()

@@ -290,9 +290,11 @@ class Store(Database):
     def append_many(self, appends: list[Append]) -> None:
         """Store every append (entries of different games, or later entries of one game after its
         earlier ones), in one transaction: all are stored or none. The rated games they end are rated
-        in it too (``on_finished``), so a game's end and its rating changes are stored together."""
+        in it too (``on_finished``), so a game's end and its rating changes are stored together. The
+        games' rows are updated in the order of their ids, as every other write of several games
+        (``listing.mark_seen``): two such transactions cannot wait for each other (a deadlock)."""
         rows = [_log_values(item) for item in appends]
-        games = [_game_values(item) for item in appends]
+        games = sorted((_game_values(item) for item in appends), key=lambda values: values["game"])
         with self._use() as session, session.begin():
             connection = session.connection()
             try:
