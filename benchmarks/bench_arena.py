@@ -170,7 +170,7 @@ class Player:
                 raise KeyError(f"no message for {STALL:g} s") from None
             message: dict[str, Any] = json.loads(raw)
             if message["type"] == "error":
-                raise KeyError(message.get("code"))
+                raise KeyError(f"{message.get('code')}: {str(message.get('message'))[:90]}")
             if message["type"] == "state" and message["version"] >= version:
                 return message
 

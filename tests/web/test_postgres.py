@@ -48,7 +48,8 @@ from test_rematch_closing import answer, closed, restart_and_check
 from schotten.engine.record import load_record
 from schotten.web import create_app
 from schotten.web.core.settings import WebSettings, normalise_url
-from schotten.web.storage.db import Base, make_engine
+from schotten.web.storage import listing
+from schotten.web.storage.db import Base, GameRow, make_engine
 from schotten.web.storage.rows import ACTION, UNDO, Entry, GameInfo
 from schotten.web.storage.store import Store
 
@@ -307,6 +308,28 @@ def test_a_batch_of_game_writes_takes_their_rows_in_the_order_of_their_ids(datab
                 connection.commit()
                 batch.result(timeout=10)
         assert [store.load(game)[0].status for game in (first, second)] == ["over", "over"]
+    finally:
+        holder.dispose()
+        store.close()
+
+
+def test_the_presence_beat_passes_over_a_game_being_written(database_url: str) -> None:
+    """``mark_seen`` never waits for a game's row another transaction holds: it marks the others and
+    leaves that one to the next beat (so it cannot be one side of a deadlock)."""
+    store = Store(database_url)
+    holder = make_engine(database_url)
+    try:
+        store.create_schema()
+        busy, free = (add_game(store, [None, None], rated=False, control=None, decided=0) for _ in range(2))
+        now = datetime(2026, 12, 4, 22, 0, tzinfo=UTC)
+        with holder.connect() as connection, connection.begin():
+            connection.execute(text("UPDATE games SET moved = now() WHERE id = :game"), {"game": busy})
+            with store.use() as session, session.begin():
+                session.execute(text("SET LOCAL lock_timeout = '5s'"))
+                listing.mark_seen(session, [busy, free], now)
+        with store.use() as session:
+            assert session.get(GameRow, free).seen == now
+            assert session.get(GameRow, busy).seen is None
     finally:
         holder.dispose()
         store.close()

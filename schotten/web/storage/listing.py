@@ -57,11 +57,14 @@ def lobby(session: Session, limit: int, open_since: datetime, present_since: dat
 
 def mark_seen(session: Session, game_ids: Sequence[str], now: datetime) -> None:
     """Note that a seat of each of ``game_ids`` has a socket open at ``now`` (in the caller's
-    transaction)."""
+    transaction). A game whose row another transaction is writing now is passed over (PostgreSQL's
+    SKIP LOCKED): that write shows the game alive (``moved``), and this beat then never waits for a
+    lock, so it cannot deadlock with a write of several games; the next beat marks it."""
     ids = sorted(set(game_ids))
     for start in range(0, len(ids), _BATCH):
-        chunk = ids[start:start + _BATCH]
-        session.execute(update(GameRow).where(GameRow.id.in_(chunk)).values(seen=utc(now)))
+        free = (select(GameRow.id).where(GameRow.id.in_(ids[start:start + _BATCH])).order_by(GameRow.id)
+                .with_for_update(skip_locked=True, key_share=True))
+        session.execute(update(GameRow).where(GameRow.id.in_(free.scalar_subquery())).values(seen=utc(now)))
 
 
 def left_ai_games(session: Session, before: datetime, turn_based_before: datetime,
