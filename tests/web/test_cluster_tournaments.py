@@ -1,16 +1,21 @@
 """A tournament on three processes behind nginx (one PostgreSQL, Redis): the process whose director
 runs an arena is killed mid-event, and another process's director takes it over within the lease,
-pairing the players who wait, none of them twice at once (issue 28)."""
+pairing the players who wait, none of them twice at once (issue 28); the tournament's socket on one
+process hears the events made on another (Redis pub/sub, the cluster event ``tournament``)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from cluster import Cluster
 from sqlalchemy import select
+from websockets.asyncio.client import connect
 
 from schotten.web.players.accounts import Accounts
 from schotten.web.players.identity import SESSION_COOKIE
@@ -95,5 +100,54 @@ def test_the_arena_goes_on_when_its_director_is_killed(cluster: Cluster) -> None
         assert after is not None and after != holder
         status, view = cluster.request("GET", f"/api/tournaments/{tid}", server=alive)
         assert status == 200 and view["status"] == "started" and len(view["games"]) == 4
+    finally:
+        store.close()
+
+
+async def next_of(socket: Any, kind: str, timeout: float = 20.0) -> dict[str, Any]:
+    """The socket's next message, which must be of ``kind``."""
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(socket.recv(), timeout))
+    assert message["type"] == kind, message
+    return message
+
+
+def test_the_tournament_socket_hears_events_made_on_other_processes(cluster: Cluster) -> None:
+    """Joins made through server 0 reach a guest's socket on server 2 and Ann's on server 1; the wave
+    some process's director pairs reaches Ann's socket as ``paired`` with her table, the guest's only as
+    ``standings``."""
+    store = Store(cluster.database_url)
+    try:
+        ann, bob = sessions(store, ["Ann", "Bob"])
+        status, made = cluster.request("POST", "/api/tournaments", {
+            "format": "arena", "name": "Heard everywhere", "clock": {"initial": 600, "increment": 5},
+            "starts_in": 3, "minutes": 30}, headers=ann)
+        assert status == 201, made
+        tid = made["id"]
+
+        def url(server: int) -> str:
+            return cluster.server_urls[server].replace("http://", "ws://") + f"/ws/tournaments/{tid}"
+
+        async def run() -> tuple[dict[str, Any], str | None]:
+            async with connect(url(2)) as guest, connect(url(1), additional_headers=ann) as anns:
+                assert (await next_of(guest, "hello"))["player"] is None
+                assert (await next_of(anns, "hello"))["player"] == "Ann"
+                for headers in (ann, bob):
+                    joined = await asyncio.to_thread(cluster.request, "POST", f"/api/tournaments/{tid}/join",
+                                                     None, 0, headers)
+                    assert joined[0] == 200, joined
+                for _ in range(4):  # two joins, the start, the wave
+                    for socket in (guest, anns):
+                        assert (await next_of(socket, "standings"))["tournament"] == tid
+                paired = await next_of(anns, "paired")
+                try:
+                    more = json.loads(await asyncio.wait_for(guest.recv(), 1.0))["type"]
+                except TimeoutError:
+                    more = None
+                return paired, more
+
+        paired, more = asyncio.run(run())
+        assert paired["url"] == f"/game/{paired['game']}" and more in (None, "standings")
+        games = state(store, tid)[2]
+        assert [g.game_id for g in games] == [paired["game"]]
     finally:
         store.close()

@@ -21,6 +21,7 @@ import pytest
 from helpers_web import FakeClock, app_at, service_of, test_settings
 from sqlalchemy import select
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.players.accounts import AccountRef
@@ -29,6 +30,7 @@ from schotten.web.players.seats import seat_of_token
 from schotten.web.service import GameService
 from schotten.web.storage.db import TournamentGameRow, TournamentRow
 from schotten.web.storage.store import Store
+from schotten.web.tournaments.channel import NOT_FOUND_CLOSE
 from schotten.web.tournaments.director import Director
 from schotten.web.tournaments.scoring import ArenaResult, Outcome, arena_standings
 from schotten.web.tournaments.standings import standings
@@ -429,3 +431,88 @@ def test_players_who_block_each_other_are_never_paired(tmp_path: Path) -> None:
         for tid in (arena, swiss):
             pairs = [{row.account0, row.account1} for row in rows(service, tid) if row.account1 is not None]
             assert pairs and {ann.id, bob.id} not in pairs, (tid, pairs)
+
+
+# ------------------------------------------------------------------ the tournament's socket
+
+
+def session_header(client: TestClient, name: str) -> dict[str, str]:
+    """A cookie header with a new session of ``name`` (and nothing else)."""
+    found = account(client, name)
+    return {"cookie": f"{SESSION_COOKIE}={service_of(client).accounts.new_session(found.id)}"}
+
+
+def test_the_tournament_socket_tells_everyone_the_standings_and_only_the_player_their_pairing(
+        tmp_path: Path) -> None:
+    """Joins, the start, a wave and a game's end reach a guest's socket and the players' as
+    ``standings``; ``paired`` (with the table) reaches only the paired player's own sockets."""
+    with tournament_app(tmp_path) as (client, _clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        tid = created(client)
+        ann, bob = account(client, "Ann"), account(client, "Bob")
+        path = f"/ws/tournaments/{tid}"
+        client.cookies.clear()
+        with client.websocket_connect(path) as guest, \
+                client.websocket_connect(path, headers=session_header(client, "Ann")) as anns, \
+                client.websocket_connect(path, headers=session_header(client, "Bob")) as bobs:
+            assert guest.receive_json() == {"type": "hello", "tournament": tid, "player": None}
+            assert anns.receive_json()["player"] == "Ann" and bobs.receive_json()["player"] == "Bob"
+            standings = {"type": "standings", "tournament": tid}
+            for player in (ann, bob):
+                client.portal.call(service.tournaments.join, tid, player)
+                for socket in (guest, anns, bobs):
+                    assert socket.receive_json() == standings
+            director = service.tournaments.director
+            director.run_once()  # the start
+            for socket in (guest, anns, bobs):
+                assert socket.receive_json() == standings
+            [game] = director.run_once()
+            paired = {"type": "paired", "tournament": tid, "game": game, "url": f"/game/{game}"}
+            for socket in (anns, bobs):
+                assert socket.receive_json() == standings and socket.receive_json() == paired
+            assert guest.receive_json() == standings
+            resign(client, game, 0)
+            for socket in (guest, anns, bobs):
+                assert socket.receive_json() == standings, "the guest was told nothing else before"
+
+
+def test_the_tournament_socket_of_no_tournament_is_refused(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock), client.websocket_connect("/ws/tournaments/77") as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "not_found"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == NOT_FOUND_CLOSE
+
+
+def test_tournament_events_are_handed_to_the_cluster_and_heard_from_it(tmp_path: Path) -> None:
+    """What one process makes is relayed (``kind`` ``tournament``); an event heard is delivered to the
+    sockets here, ``paired`` only to its player's."""
+    with tournament_app(tmp_path) as (client, _clock):
+        channel = service_of(client).tournaments.channel
+        told: list[dict[str, Any]] = []
+        channel.relay = told.append
+        log_in(client, "Host")
+        tid = created(client)
+        ann = account(client, "Ann")
+        client.cookies.clear()
+        path = f"/ws/tournaments/{tid}"
+        with client.websocket_connect(path) as guest, \
+                client.websocket_connect(path, headers=session_header(client, "Ann")) as anns:
+            guest.receive_json()
+            anns.receive_json()
+            paired = {"type": "paired", "tournament": tid, "game": "g1", "url": "/game/g1"}
+            client.portal.call(_heard, channel, {"kind": "tournament", "tournament": tid, "player": ann.id,
+                                                  "message": paired})
+            client.portal.call(_heard, channel, {"kind": "tournament", "tournament": tid, "player": None,
+                                                  "message": {"type": "standings", "tournament": tid}})
+            assert anns.receive_json() == paired
+            assert guest.receive_json()["type"] == anns.receive_json()["type"] == "standings"
+            client.portal.call(service_of(client).tournaments.join, tid, ann)
+            assert told == [{"kind": "tournament", "tournament": tid, "player": None,
+                             "message": {"type": "standings", "tournament": tid}}]
+
+
+async def _heard(channel: Any, event: dict[str, Any]) -> None:
+    channel.heard(event)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import event, func, select, update
 from sqlalchemy.orm import Session
 
 from ..storage.db import GameRow, LogRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
@@ -22,6 +22,7 @@ from .scoring import ArenaResult, Outcome, arena_score
 from .swiss import BYE, DRAW, WIN, Played
 
 Finished = Callable[[Session, list[str], datetime], None]
+_CHANGED, _LISTENING = "tournaments_changed", "tournaments_listening"
 ABSENT_ENDINGS = ("time", "left", "abandoned")
 """Endings that, for a seat with no decision, mean its player was not there."""
 
@@ -34,10 +35,32 @@ def both(*hooks: Finished) -> Finished:
     return call
 
 
-def record_finished(session: Session, game_ids: Sequence[str], now: datetime) -> None:
-    """Store the result of each of ``game_ids`` that is a tournament game not recorded yet."""
+def recording(told: Callable[[set[int]], None]) -> Finished:
+    """The ``on_finished`` hook ``record_finished``; ``told`` the tournaments it changed once the
+    transaction is committed (from the thread that committed it; nothing on a rollback)."""
+    def committed(session: Session) -> None:
+        changed = session.info.pop(_CHANGED, None)
+        if changed:
+            told(changed)
+
+    def hook(session: Session, game_ids: list[str], now: datetime) -> None:
+        changed = record_finished(session, game_ids, now)
+        if not changed:
+            return
+        if not session.info.get(_LISTENING):
+            session.info[_LISTENING] = True
+            event.listen(session, "after_commit", committed)
+            event.listen(session, "after_rollback", lambda s: s.info.pop(_CHANGED, None))
+        session.info.setdefault(_CHANGED, set()).update(changed)
+    return hook
+
+
+def record_finished(session: Session, game_ids: Sequence[str], now: datetime) -> set[int]:
+    """Store the result of each of ``game_ids`` that is a tournament game not recorded yet: the
+    tournaments whose standings changed."""
     query = select(TournamentGameRow).where(TournamentGameRow.game_id.in_(list(game_ids)),
                                             TournamentGameRow.ended.is_(None))
+    changed: set[int] = set()
     for row in session.scalars(query).all():
         game = session.get(GameRow, row.game_id)
         if game is None or game.status != "over":
@@ -45,6 +68,7 @@ def record_finished(session: Session, game_ids: Sequence[str], now: datetime) ->
         row.winner = game.winner
         row.decisions0, row.decisions1 = _decisions(session, game.id)
         row.ended = utc(now)
+        changed.add(row.tournament_id)
         session.flush()
         players = [row.account0] + ([row.account1] if row.account1 is not None else [])
         fmt = session.scalar(select(TournamentRow.format).where(TournamentRow.id == row.tournament_id))
@@ -57,6 +81,7 @@ def record_finished(session: Session, game_ids: Sequence[str], now: datetime) ->
                                    TournamentPlayerRow.status == PLAYING)
                             .values(status=status, since=utc(now)))
             rescore(session, row.tournament_id, player)
+    return changed
 
 
 def absent(row: TournamentGameRow, ending: str | None) -> int | None:
