@@ -2,14 +2,18 @@
 // (score, games, fire and berserk marks), the games, Swiss rounds' pairings. The tournament's socket
 // (/ws/tournaments/{id}) says when the standings changed and when this player is paired; the page
 // then reads GET /api/tournaments/{id} (which sets the seat cookie). While the socket is down it
-// polls that every 30 s. When the player is paired, the page goes to the table.
+// polls that every 30 s. When the player is paired, the tab's title and sound say so (signals.js)
+// and the page goes to the table.
 
 import { getJSON, postJSON, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { N_, initI18n, t } from "./i18n.js";
 import { clockName, variantName } from "./labels.js";
+import { signalCounts, signalPaired, wireSignals } from "./signals.js";
 
 const FALLBACK_POLL_MS = 30000;
+/** How long the page stays after the pairing's sound before it goes to the table. */
+const PAIRED_PAUSE_MS = 1500;
 const id = window.location.pathname.split("/").pop();
 const link = { ws: null, retry: 1000, loading: null, again: false };
 let seen = null;
@@ -89,8 +93,8 @@ function render(view) {
   if (game && shown !== game && sessionStorage.getItem("tournament-game") !== game) {
     shown = game;
     sessionStorage.setItem("tournament-game", game);
-    document.title = t("Paired! Your tournament game");
-    window.location.assign(view.you.url);
+    signalPaired(t("Paired! Your tournament game"));
+    window.setTimeout(() => window.location.assign(view.you.url), PAIRED_PAUSE_MS);
   }
 }
 
@@ -152,7 +156,11 @@ function act(what) {
 async function main() {
   await initI18n();
   for (const what of ["join", "pause", "withdraw", "berserk"]) byId(`t-${what}`).addEventListener("click", act(what));
-  window.schottenTournament = { get socket() { return socketOpen(); } };
+  wireSignals();
+  window.schottenTournament = {
+    get signals() { return signalCounts(); },
+    get socket() { return socketOpen(); },
+  };
   await load();
   connect();
   setInterval(() => socketOpen() || load(), FALLBACK_POLL_MS);
