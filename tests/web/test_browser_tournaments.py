@@ -64,3 +64,8 @@ def test_two_players_join_an_arena_are_paired_and_the_winner_scores_2(pages: Bro
     rows = ann.locator("#standings tr")
     assert rows.nth(0).get_attribute("data-player") == "Ann"
     assert "1-0" in ann.inner_text("#games") or "0-1" in ann.inner_text("#games")
+    ann.goto(f"{server.url}/player/Ann")
+    ann.wait_for_selector("#tournaments-played li[data-tournament]")
+    played = ann.inner_text("#tournaments-played")
+    assert "Evening arena" in played and "1 of 2" in played
+    assert ann.locator("#podiums-box").is_hidden(), "a running arena is no podium yet"

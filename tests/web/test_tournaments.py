@@ -516,3 +516,50 @@ def test_tournament_events_are_handed_to_the_cluster_and_heard_from_it(tmp_path:
 
 async def _heard(channel: Any, event: dict[str, Any]) -> None:
     channel.heard(event)
+
+
+# ------------------------------------------------------------------ the profile
+
+
+def test_the_profile_lists_the_tournaments_played_and_the_podiums(tmp_path: Path) -> None:
+    """A finished Swiss of five (one round: two games and a bye) and a running arena: each player's
+    profile lists what they played with the rank the standings show and the field's size; the podiums
+    are the finished tournament's ranks 1 to 3; joining without a game lists nothing."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        work, director = service.tournaments, service.tournaments.director
+        log_in(client, "Host")
+        swiss = created(client, format="swiss", minutes=None, rounds=1, name="Sunday Swiss")
+        arena = created(client, name="Arena now")
+        players = [account(client, name) for name in ("ann", "bob", "cid", "dee", "eve")]
+        for player in players:
+            client.portal.call(work.join, swiss, player)
+        for player in players[:2]:
+            client.portal.call(work.join, arena, player)
+        director.run_once()
+        director.run_once()
+        for row in rows(service, swiss) + rows(service, arena):
+            if row.game_id is not None:
+                resign(client, row.game_id, 1)
+        clock.advance(1)
+        director.run_once()
+        view = client.get(f"/api/tournaments/{swiss}").json()
+        assert view["status"] == "finished"
+        ranks = {row["player"]: row["rank"] for row in view["standings"]}
+        assert min(ranks.values()) == 1 and max(ranks.values()) > 3
+        arena_view = client.get(f"/api/tournaments/{arena}").json()
+        arena_ranks = {row["player"]: row["rank"] for row in arena_view["standings"]}
+        for player in players:
+            shown = client.get(f"/api/players/{player.username}").json()["tournaments"]
+            played = {entry["name"]: entry for entry in shown["played"]}
+            assert played["Sunday Swiss"]["rank"] == ranks[player.username]
+            assert played["Sunday Swiss"]["players"] == 5 and played["Sunday Swiss"]["format"] == "swiss"
+            assert played["Sunday Swiss"]["starts_at"] == view["starts_at"]
+            if player.username in arena_ranks:
+                assert played["Arena now"]["status"] == "started"
+                assert played["Arena now"]["rank"] == arena_ranks[player.username]
+            else:
+                assert "Arena now" not in played
+            podium = [entry["name"] for entry in shown["podiums"]]
+            assert podium == (["Sunday Swiss"] if ranks[player.username] <= 3 else [])
+        assert client.get("/api/players/Host").json()["tournaments"] == {"played": [], "podiums": []}
