@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_web import FakeClock, app_at, service_of, test_settings
+from helpers_web import FakeClock, app_at, log_of, service_of, test_settings
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
+from schotten.engine import ACTIONS
+from schotten.web.core.messages import ActionMessage
 from schotten.web.players.accounts import AccountRef
 from schotten.web.players.identity import SESSION_COOKIE
 from schotten.web.players.seats import seat_of_token
@@ -563,3 +565,51 @@ def test_the_profile_lists_the_tournaments_played_and_the_podiums(tmp_path: Path
             podium = [entry["name"] for entry in shown["podiums"]]
             assert podium == (["Sunday Swiss"] if ranks[player.username] <= 3 else [])
         assert client.get("/api/players/Host").json()["tournaments"] == {"played": [], "podiums": []}
+
+
+# ------------------------------------------------------------------ berserk
+
+
+def pass_the_turn(client: TestClient, game_id: str, seat: int) -> None:
+    """``seat`` makes its first legal decisions through the games layer until the other is to decide."""
+    authority = service_of(client).authority
+    game = client.portal.call(authority.tables.live, game_id)
+    assert game is not None
+    while game.state.turn == seat:
+        action = str(ACTIONS[game.state.legal_action_ids()[0]])
+        client.portal.call(authority.play.act, game, seat, ActionMessage(type="action", action=action))
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_berserk_seat_plays_without_the_increment(tmp_path: Path, first: bool) -> None:
+    """On the game's own clock (600 s + 10 s): the berserk seat keeps half its time and gains nothing
+    after its turn; the other gains its 10 s; the stored clock (read again) says the same."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        tid = created(client)
+        for name in ("Ann", "Bob"):
+            client.portal.call(service.tournaments.join, tid, account(client, name))
+        service.tournaments.director.run_once()
+        [game_id] = service.tournaments.director.run_once()
+        game = client.portal.call(service.authority.tables.live, game_id)
+        assert game is not None
+        mover = game.state.turn
+        berserk = mover if first else 1 - mover
+        [row] = rows(service, tid)
+        ann = account(client, "Ann")
+        log_in(client, "Ann" if (row.account0, row.account1)[berserk] == ann.id else "Bob")
+        assert client.post(f"/api/tournaments/{tid}/berserk").json() == {"game": game_id}
+        for seat in (mover, 1 - mover):
+            clock.advance(2)
+            pass_the_turn(client, game_id, seat)
+        info = client.portal.call(service.authority.tables.live, game_id).info
+        assert info.clock is not None
+        per_seat = [sum(e.spent_ms or 0 for e in log_of(client, game_id) if e.seat == s) for s in (0, 1)]
+        assert per_seat[0] > 0 and per_seat[1] > 0
+        left = info.clock.remaining(clock())
+        assert left[berserk] == 300_000 - per_seat[berserk], "the berserk seat gained something"
+        assert left[1 - berserk] == 600_000 - per_seat[1 - berserk] + 10_000
+        stored = service.store.load(game_id)
+        assert stored is not None and stored[0].clock is not None
+        assert stored[0].clock.no_increment[berserk] and not stored[0].clock.no_increment[1 - berserk]

@@ -21,7 +21,7 @@ from ..games.authority import Authority
 from ..players.accounts import AccountRef
 from ..players.seats import token_hash
 from ..storage.db import GameRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
-from ..storage.rows import clock_values
+from ..storage.rows import bare_value, clock_values
 from . import records, views
 from .channel import TournamentChannel
 from .director import Director
@@ -192,7 +192,8 @@ class Tournaments:
         self.channel.changed(tournament_id)
 
     async def berserk(self, tournament_id: int, account: AccountRef | None) -> str:
-        """Go berserk in one's arena game before one's first move: half one's clock; the game's id."""
+        """Go berserk in one's arena game before one's first move: half one's clock and no increment
+        (the other processes holding the game read it again); the game's id."""
         who = _signed_in(account, "go berserk")
         entry = await self.db(self._read, lambda s: _running_game(s, tournament_id, who.id))
         game = await self.authority.tables.live(entry[0])
@@ -205,10 +206,11 @@ class Tournaments:
                 raise ServiceError(409, "berserk is only possible before your first move")
             left = list(clock.left)
             left[seat] //= 2
-            halved = replace(clock, left=(left[0], left[1]))
+            halved = replace(clock, left=(left[0], left[1])).without_increment(seat)
             await self.db(self._change, lambda s: _store_berserk(s, entry[2], game.info.id, seat, halved))
             game.info.clock = halved
             self.authority.news.broadcast(game)
+            self.authority.cluster.changed(game)
         self.authority.wake_clocks()
         self.channel.changed(tournament_id)
         return game.info.id
@@ -239,10 +241,12 @@ def _running_game(session: Session, tournament_id: int, account_id: int) -> tupl
 
 
 def _store_berserk(session: Session, row_id: int, game_id: str, seat: int, clock: Any) -> None:
-    """Mark the seat berserk (409 if it already is: nothing changed) and store the halved clock."""
+    """Mark the seat berserk (409 if it already is: nothing changed) and store the halved clock
+    without the seat's increment."""
     flag = TournamentGameRow.berserk0 if seat == 0 else TournamentGameRow.berserk1
     marked = session.execute(update(TournamentGameRow).where(TournamentGameRow.id == row_id, flag.is_(False))
                              .values({flag: True}))
     if marked.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError(409, "you have already gone berserk in this game")
-    session.execute(update(GameRow).where(GameRow.id == game_id).values(**clock_values(clock)))
+    session.execute(update(GameRow).where(GameRow.id == game_id)
+                    .values(clock_bare=bare_value(clock), **clock_values(clock)))
