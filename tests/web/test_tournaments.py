@@ -613,3 +613,32 @@ def test_a_berserk_seat_plays_without_the_increment(tmp_path: Path, first: bool)
         stored = service.store.load(game_id)
         assert stored is not None and stored[0].clock is not None
         assert stored[0].clock.no_increment[berserk] and not stored[0].clock.no_increment[1 - berserk]
+
+
+# ------------------------------------------------------------------ aborted games
+
+
+@pytest.mark.parametrize("fmt", ["arena", "swiss"])
+def test_an_aborted_tournament_game_scores_nothing_for_either_player(tmp_path: Path, fmt: str) -> None:
+    """Aborted before both decided (the games layer's own abort): no points (not a draw), no game in
+    the arena's standings, the result ``aborted``; both wait again."""
+    with tournament_app(tmp_path) as (client, _clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        shape = {"format": "swiss", "minutes": None, "rounds": 2} if fmt == "swiss" else {}
+        tid = created(client, **shape)
+        for name in ("Ann", "Bob"):
+            client.portal.call(service.tournaments.join, tid, account(client, name))
+        service.tournaments.director.run_once()
+        [game_id] = service.tournaments.director.run_once()
+        game = client.portal.call(service.authority.tables.live, game_id)
+        assert game is not None
+        client.portal.call(service.authority.endings.abort, game, game.state.turn)
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert [g["result"] for g in view["games"]] == ["aborted"]
+        assert [row["score"] for row in view["standings"]] == [0, 0]
+        if fmt == "arena":
+            assert [row["games"] for row in view["standings"]] == [0, 0]
+            assert {row["status"] for row in view["standings"]} == {"waiting"}
+        [row] = rows(service, tid)
+        assert row.aborted and row.winner is None

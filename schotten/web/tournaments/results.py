@@ -1,9 +1,10 @@
 """Tournament results from the games' own endings: called in the transaction that stores a game's
 end (``Store.on_finished``, next to the ratings), never from a page.
 
-A finished tournament game gets its winner (None: a draw, also an aborted game), each seat's
-decisions and when it ended; its players wait again (an arena pairs them in its next wave) and
-their cached score is counted again from all their results. A player who lost on time (or by
+A finished tournament game gets its winner (None: a draw, or an aborted game, which is marked
+``aborted`` and scores nothing for either player), each seat's decisions and when it ended; its
+players wait again (an arena pairs them in its next wave) and their cached score is counted again
+from all their results. A player who lost on time (or by
 leaving) without a single decision was absent: paused in an arena, withdrawn in a Swiss (``join``
 brings them back).
 """
@@ -16,6 +17,7 @@ from datetime import datetime
 from sqlalchemy import event, func, select, update
 from sqlalchemy.orm import Session
 
+from ..core.vocab import Ending
 from ..storage.db import GameRow, LogRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
 from .records import ARENA, PAUSED, PLAYING, WAITING, WITHDRAWN
 from .scoring import ArenaResult, Outcome, arena_score
@@ -66,6 +68,7 @@ def record_finished(session: Session, game_ids: Sequence[str], now: datetime) ->
         if game is None or game.status != "over":
             continue
         row.winner = game.winner
+        row.aborted = game.ended == Ending.ABORTED
         row.decisions0, row.decisions1 = _decisions(session, game.id)
         row.ended = utc(now)
         changed.add(row.tournament_id)
@@ -113,21 +116,24 @@ def finished_games(session: Session, tournament_id: int) -> list[TournamentGameR
 def arena_result(row: TournamentGameRow, player: int) -> ArenaResult:
     """One finished arena game from ``player``'s side."""
     seat = 0 if row.account0 == player else 1
-    outcome = Outcome.DRAW if row.winner is None else Outcome.WIN if row.winner == seat else Outcome.LOSS
+    outcome = (Outcome.ABORTED if row.aborted else Outcome.DRAW if row.winner is None
+               else Outcome.WIN if row.winner == seat else Outcome.LOSS)
     berserk = row.berserk0 if seat == 0 else row.berserk1
     return ArenaResult(outcome, bool(berserk), row.decisions0 if seat == 0 else row.decisions1)
 
 
 def played_games(done: Sequence[TournamentGameRow]) -> list[Played]:
     """The finished Swiss games over the board (not the byes) as the pairing takes them."""
-    return [Played(g.account0, g.account1, None if g.winner is None else (g.account0, g.account1)[g.winner])
-            for g in done if g.account1 is not None]
+    return [Played(g.account0, g.account1, None if g.winner is None else (g.account0, g.account1)[g.winner],
+                   bool(g.aborted)) for g in done if g.account1 is not None]
 
 
 def half_points(row: TournamentGameRow, player: int) -> int:
     """A Swiss game's (or bye's) half-points for ``player``."""
     if row.account1 is None:
         return BYE
+    if row.aborted:
+        return 0
     if row.winner is None:
         return DRAW
     return WIN if (row.account0, row.account1)[row.winner] == player else 0

@@ -127,6 +127,8 @@ def _result(game: TournamentGameRow) -> str | None:
         return None
     if game.account1 is None:
         return "bye"
+    if game.aborted:
+        return "aborted"
     return {None: "1/2-1/2", 0: "1-0", 1: "0-1"}.get(game.winner, "1/2-1/2")
 
 

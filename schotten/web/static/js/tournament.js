@@ -54,10 +54,15 @@ function standingRow(row) {
     el("td", { text: marks(row) }));
 }
 
+function resultText(result) {
+  if (!result) return t("playing");
+  return result === "aborted" ? t("Aborted") : result;
+}
+
 function gameItem(game) {
   const names = game.players.map((name, seat) => (game.berserk?.[seat] ? `${name} ⚡` : name));
   return el("li", {}, el("a", { text: names.join(" – "), attrs: { href: `/game/${game.id}` } }),
-    el("span", { class: "muted", text: ` ${game.result || t("playing")}` }));
+    el("span", { class: "muted", text: ` ${resultText(game.result)}` }));
 }
 
 function roundBox(round) {
