@@ -46,6 +46,8 @@ logger = logging.getLogger("schotten.web")
 
 Told = Callable[[int, list[tuple[int, str]]], None]
 """Told after each step stored: the tournament and its new pairs (each player with their game)."""
+_MOVED = "tournament_moved"
+"""The session's mark that its step moved the tournament on (``_advance``)."""
 LEASE = 10.0
 """Seconds a director's hold on a tournament lasts unless renewed."""
 EVERY = 1.0
@@ -110,15 +112,15 @@ class Director:
                     row = session.get(TournamentRow, tournament_id)
                     if row is None or row.lease != self.me:
                         return []
-                    steps = self.steps
                     made = self._next(session, tournament_of(row), now)
+                    moved = bool(session.info.pop(_MOVED, False))
             except _Lost:
                 return []
             except DBAPIError as error:
                 if getattr(error.orig, "sqlstate", None) in ("40P01", "40001", "55P03"):
                     return []
                 raise
-        if self.steps > steps:
+        if moved:
             self.told(tournament_id, [(player, game) for game, *players in made for player in players])
         return [game for game, _, _ in made]
 
@@ -145,6 +147,7 @@ class Director:
         ).values(**values))
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise _Lost()
+        session.info[_MOVED] = True
         self.steps += 1
 
     def _arena(self, session: Session, tournament: Tournament, now: datetime) -> list[tuple[str, int, int]]:
