@@ -193,7 +193,7 @@ class Tournaments:
 
     async def berserk(self, tournament_id: int, account: AccountRef | None) -> str:
         """Go berserk in one's arena game before one's first move: half one's clock and no increment
-        (the other processes holding the game read it again); the game's id."""
+        (``broadcast``: the other processes holding the game read it again); the game's id."""
         who = _signed_in(account, "go berserk")
         entry = await self.db(self._read, lambda s: _running_game(s, tournament_id, who.id))
         game = await self.authority.tables.live(entry[0])
@@ -210,7 +210,6 @@ class Tournaments:
             await self.db(self._change, lambda s: _store_berserk(s, entry[2], game.info.id, seat, halved))
             game.info.clock = halved
             self.authority.news.broadcast(game)
-            self.authority.cluster.changed(game)
         self.authority.wake_clocks()
         self.channel.changed(tournament_id)
         return game.info.id
