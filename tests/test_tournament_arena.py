@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from schotten.web.tournaments.arena import ArenaPair, Waiting, pairing_wave
 from schotten.web.tournaments.scoring import ArenaResult, ArenaStanding, Outcome, arena_score, arena_standings
 
-W, D, L = Outcome.WIN, Outcome.DRAW, Outcome.LOSS
+W, D, L, A = Outcome.WIN, Outcome.DRAW, Outcome.LOSS, Outcome.ABORTED
 NOW = datetime(2026, 12, 4, 20, 0)
 END = NOW + timedelta(minutes=30)
 
@@ -45,6 +45,12 @@ def _plain(*outcomes: Outcome) -> list[ArenaResult]:
         ([*_plain(W, W), ArenaResult(W, berserk=True, decisions=9)], 9, [2, 2, 5], True),
         ([*_plain(W, W), ArenaResult(W, berserk=True, decisions=3)], 8, [2, 2, 4], True),
         ([*_plain(W, W), ArenaResult(D, berserk=True, decisions=9), ArenaResult(W)], 7, [2, 2, 1, 2], False),
+        (_plain(A), 0, [], False),
+        (_plain(W, A, W), 4, [2, 2], True),
+        (_plain(W, W, A, W), 8, [2, 2, 4], True),
+        (_plain(W, W, A), 4, [2, 2], True),
+        (_plain(W, L, A, W), 4, [2, 0, 2], False),
+        ([*_plain(W, W), ArenaResult(A, berserk=True, decisions=0), ArenaResult(W)], 8, [2, 2, 4], True),
     ],
 )
 def test_fire_and_berserk_score_as_worked_by_hand(
@@ -78,6 +84,8 @@ def test_arena_standings_rank_by_points_and_share_ranks() -> None:
     )
     level = arena_standings({1: _plain(W), 2: _plain(W), 4: _plain(L)})
     assert [(row.player, row.rank) for row in level] == [(1, 1), (2, 1), (4, 3)]
+    aborted = arena_standings({1: _plain(A), 2: _plain(A, W)})
+    assert aborted == (ArenaStanding(2, 1, 2, 1, False, 0), ArenaStanding(1, 2, 0, 0, False, 0))
 
 
 def _waiting(

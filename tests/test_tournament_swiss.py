@@ -213,6 +213,7 @@ def test_a_floater_meets_the_top_of_the_group_below() -> None:
         (lambda: pair_round([Entrant(1, 1500), Entrant(1, 1600)], [], []), "listed twice"),
         (lambda: Played(1, 1, None), "against themselves"),
         (lambda: Played(1, 2, 3), "did not play"),
+        (lambda: Played(1, 2, 1, aborted=True), "aborted game"),
         (lambda: standings([1, 1], [], []), "listed twice"),
     ],
 )
@@ -253,3 +254,12 @@ def test_pairs_kept_apart_are_never_paired() -> None:
     paired = pair_round(field, [], [], apart=[(1, 2)])
     assert len(paired.pairs) == 2 and all({p.first, p.second} != {1, 2} for p in paired.pairs)
     assert len(pair_round(field[:2], [], [], apart=[(2, 1)]).pairs) == 0
+
+
+def test_an_aborted_game_scores_nothing_for_either_player_but_they_have_met() -> None:
+    aborted = Played(1, 2, None, aborted=True)
+    assert aborted.points(1) == aborted.points(2) == 0
+    assert scores([aborted, Played(3, 4, None)], []) == {1: 0, 2: 0, 3: 1, 4: 1}
+    paired = pair_round([Entrant(p, 1500) for p in (1, 2, 3, 4)], [aborted, Played(3, 4, None)], [])
+    pairs = {frozenset((p.first, p.second)) for p in paired.pairs}
+    assert len(pairs) == 2 and not pairs & {frozenset((1, 2)), frozenset((3, 4))}

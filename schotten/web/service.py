@@ -14,6 +14,7 @@
 | ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
 | ``community.blocks.Blocks``, ``community.follows.Follows`` | blocks and follows between players |
 | ``games.channels.Channels`` | each signed-in player's own socket (``/ws/me``), across processes |
+| ``tournaments.running.Tournaments`` | tournaments, their director and sockets (``/ws/tournaments/{id}``) |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
 browser's own tables, a game's summary, record and replay).
@@ -61,7 +62,8 @@ from .reviews.worker import ReviewWorker
 from .storage.rows import GameInfo
 from .storage.store import Store
 from .talk.chat import Chat
-from .tournaments.results import both, record_finished
+from .tournaments.channel import KIND as TOURNAMENT_KIND
+from .tournaments.results import both, recording
 from .tournaments.running import Tournaments
 
 if TYPE_CHECKING:
@@ -78,7 +80,8 @@ class GameService:
         self.settings = settings
         self.store = store if store is not None else Store(settings.database_url, settings.db_busy_timeout,
                                                            shared=bool(settings.redis_url))
-        self.store.on_finished = both(ratings.rate_finished, record_finished)
+        self.store.on_finished = both(ratings.rate_finished,
+                                      recording(lambda ids: self.tournaments.finished(ids)))
         self.ai = AiPool(settings.ai_workers, settings.ai_processes)
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(63)
         """Where each new game's seed comes from (tests fix it)."""
@@ -105,12 +108,16 @@ class GameService:
         self.analysis = AnalysisBoard(settings.analysis_iterations, settings.analysis_rate, self.ai)
         self.live_analysis = LiveAnalysis(self.authority, settings.analysis_iterations)
         self.tournaments = Tournaments(self.authority)
+        if peers is not None:
+            peers.hear(TOURNAMENT_KIND, self.tournaments.channel.heard)
+            self.tournaments.channel.relay = peers.relay
         self._replays: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def start(self) -> None:
         """Check the database (``Store.check``: ``StoreUnavailable`` naming the path or URL if it
         cannot be used), create the tables if needed and resume every AI whose turn it is."""
         await self.db(self.store.check)
+        self.tournaments.channel.bind(asyncio.get_running_loop())
         await self.authority.start()
         self.reviews.worker.start()
         if self.settings.tournaments_director:

@@ -18,7 +18,7 @@ from helpers_ratings import SERIES_EVERY, add_game, finish, play_series, sign_up
 from schotten.web.core.vocab import Ending
 from schotten.web.players import ratings
 from schotten.web.players.accounts import Accounts
-from schotten.web.storage.db import RatingRow
+from schotten.web.storage.db import RatingRow, TournamentGameRow, TournamentPlayerRow, TournamentRow
 from schotten.web.storage.store import Store
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -149,3 +149,33 @@ def test_a_game_not_rated_says_why_on_the_profile_and_the_replay(pages: Browser,
     assert "ranqueada" not in page.inner_text("#outcome")
     page.click("#last")
     assert page.inner_text("#outcome").endswith("Não ranqueada: um jogador tomou menos de 3 decisões.")
+
+
+def test_the_profile_shows_the_tournaments_played_and_the_podiums(pages: Browser, server: LiveServer,
+                                                                  store: Store) -> None:
+    """A finished Swiss of four written into the database (Ann and Cid win their games, level first;
+    Bob and Dee third): Ann's profile shows its gold medal and "1 of 4", Bob's its bronze."""
+    ann, bob, cid, dee = sign_up(store, "Ann", "Bob", "Cid", "Dee")
+    now = datetime.now(UTC) - timedelta(days=1)
+    with store.use() as session, session.begin():
+        event = TournamentRow(format="swiss", name="Autumn Swiss", variant="base", clock_initial=600,
+                              clock_increment=5, clock_days=None, rated=False, starts_at=now, minutes=None,
+                              rounds=1, status="finished", creator_id=ann, round=1, created=now)
+        session.add(event)
+        session.flush()
+        for player in (ann, bob, cid, dee):
+            session.add(TournamentPlayerRow(tournament_id=event.id, account_id=player, status="waiting",
+                                            score=0, joined=now, since=now))
+        for first, second in ((ann, bob), (cid, dee)):
+            session.add(TournamentGameRow(tournament_id=event.id, game_id=None, round=1, account0=first,
+                                          account1=second, winner=0, ended=now))
+    page = pages.page()
+    page.goto(f"{server.url}/player/ann")
+    page.wait_for_selector("#tournaments-played li[data-tournament]")
+    assert "Autumn Swiss" in page.inner_text("#tournaments-played")
+    assert "1 of 4" in page.inner_text("#tournaments-played")
+    assert page.inner_text("#podiums").startswith("🥇") and "Autumn Swiss" in page.inner_text("#podiums")
+    page.goto(f"{server.url}/player/bob")
+    page.wait_for_selector("#podiums-box:not([hidden])")
+    assert page.inner_text("#podiums").startswith("🥉")
+    assert "3 of 4" in page.inner_text("#tournaments-played")

@@ -80,6 +80,18 @@ def test_a_real_time_clock_runs_for_the_seat_to_move_and_adds_the_increment() ->
     assert passed.flagged(later + timedelta(seconds=180))
 
 
+def test_a_seat_without_increment_gains_nothing_when_it_passes_the_turn() -> None:
+    """A berserk seat (``without_increment``) keeps only what it had left; the other gets its increment."""
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    clock = Clock.new(TimeControl(180, 2)).without_increment(0).start(0, start)
+    later = start + timedelta(seconds=30)
+    passed = clock.after_decision(0, later, 1)
+    assert passed.left == (150_000, 180_000) and passed.no_increment == (True, False)
+    back = passed.after_decision(1, later + timedelta(seconds=10), 0)
+    assert back.left == (150_000, 172_000)
+    assert clock.increment_ms(0) == 0 and clock.increment_ms(1) == 2_000
+
+
 def test_a_turn_based_clock_gives_each_turn_its_days() -> None:
     """Days per move: nothing is banked, each turn starts with the whole allowance."""
     start = datetime(2026, 1, 1, tzinfo=UTC)

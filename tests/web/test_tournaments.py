@@ -18,17 +18,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_web import FakeClock, app_at, service_of, test_settings
+from helpers_web import FakeClock, app_at, log_of, service_of, test_settings
 from sqlalchemy import select
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
+from schotten.engine import ACTIONS
+from schotten.web.core.messages import ActionMessage
 from schotten.web.players.accounts import AccountRef
 from schotten.web.players.identity import SESSION_COOKIE
 from schotten.web.players.seats import seat_of_token
 from schotten.web.service import GameService
 from schotten.web.storage.db import TournamentGameRow, TournamentRow
 from schotten.web.storage.store import Store
+from schotten.web.tournaments.channel import NOT_FOUND_CLOSE
 from schotten.web.tournaments.director import Director
 from schotten.web.tournaments.scoring import ArenaResult, Outcome, arena_standings
 from schotten.web.tournaments.standings import standings
@@ -429,3 +433,212 @@ def test_players_who_block_each_other_are_never_paired(tmp_path: Path) -> None:
         for tid in (arena, swiss):
             pairs = [{row.account0, row.account1} for row in rows(service, tid) if row.account1 is not None]
             assert pairs and {ann.id, bob.id} not in pairs, (tid, pairs)
+
+
+# ------------------------------------------------------------------ the tournament's socket
+
+
+def session_header(client: TestClient, name: str) -> dict[str, str]:
+    """A cookie header with a new session of ``name`` (and nothing else)."""
+    found = account(client, name)
+    return {"cookie": f"{SESSION_COOKIE}={service_of(client).accounts.new_session(found.id)}"}
+
+
+def test_the_tournament_socket_tells_everyone_the_standings_and_only_the_player_their_pairing(
+        tmp_path: Path) -> None:
+    """Joins, the start, a wave and a game's end reach a guest's socket and the players' as
+    ``standings``; ``paired`` (with the table) reaches only the paired player's own sockets."""
+    with tournament_app(tmp_path) as (client, _clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        tid = created(client)
+        ann, bob = account(client, "Ann"), account(client, "Bob")
+        path = f"/ws/tournaments/{tid}"
+        client.cookies.clear()
+        with client.websocket_connect(path) as guest, \
+                client.websocket_connect(path, headers=session_header(client, "Ann")) as anns, \
+                client.websocket_connect(path, headers=session_header(client, "Bob")) as bobs:
+            assert guest.receive_json() == {"type": "hello", "tournament": tid, "player": None}
+            assert anns.receive_json()["player"] == "Ann" and bobs.receive_json()["player"] == "Bob"
+            standings = {"type": "standings", "tournament": tid}
+            for player in (ann, bob):
+                client.portal.call(service.tournaments.join, tid, player)
+                for socket in (guest, anns, bobs):
+                    assert socket.receive_json() == standings
+            director = service.tournaments.director
+            director.run_once()  # the start
+            for socket in (guest, anns, bobs):
+                assert socket.receive_json() == standings
+            [game] = director.run_once()
+            paired = {"type": "paired", "tournament": tid, "game": game, "url": f"/game/{game}"}
+            for socket in (anns, bobs):
+                assert socket.receive_json() == standings and socket.receive_json() == paired
+            assert guest.receive_json() == standings
+            resign(client, game, 0)
+            for socket in (guest, anns, bobs):
+                assert socket.receive_json() == standings, "the guest was told nothing else before"
+
+
+def test_the_tournament_socket_of_no_tournament_is_refused(tmp_path: Path) -> None:
+    with tournament_app(tmp_path) as (client, _clock), client.websocket_connect("/ws/tournaments/77") as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and message["code"] == "not_found"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == NOT_FOUND_CLOSE
+
+
+def test_tournament_events_are_handed_to_the_cluster_and_heard_from_it(tmp_path: Path) -> None:
+    """What one process makes is relayed (``kind`` ``tournament``); an event heard is delivered to the
+    sockets here, ``paired`` only to its player's."""
+    with tournament_app(tmp_path) as (client, _clock):
+        channel = service_of(client).tournaments.channel
+        told: list[dict[str, Any]] = []
+        channel.relay = told.append
+        log_in(client, "Host")
+        tid = created(client)
+        ann = account(client, "Ann")
+        client.cookies.clear()
+        path = f"/ws/tournaments/{tid}"
+        with client.websocket_connect(path) as guest, \
+                client.websocket_connect(path, headers=session_header(client, "Ann")) as anns:
+            guest.receive_json()
+            anns.receive_json()
+            paired = {"type": "paired", "tournament": tid, "game": "g1", "url": "/game/g1"}
+            client.portal.call(_heard, channel, {"kind": "tournament", "tournament": tid, "player": ann.id,
+                                                  "message": paired})
+            client.portal.call(_heard, channel, {"kind": "tournament", "tournament": tid, "player": None,
+                                                  "message": {"type": "standings", "tournament": tid}})
+            assert anns.receive_json() == paired
+            assert guest.receive_json()["type"] == anns.receive_json()["type"] == "standings"
+            client.portal.call(service_of(client).tournaments.join, tid, ann)
+            assert told == [{"kind": "tournament", "tournament": tid, "player": None,
+                             "message": {"type": "standings", "tournament": tid}}]
+
+
+async def _heard(channel: Any, event: dict[str, Any]) -> None:
+    channel.heard(event)
+
+
+# ------------------------------------------------------------------ the profile
+
+
+def test_the_profile_lists_the_tournaments_played_and_the_podiums(tmp_path: Path) -> None:
+    """A finished Swiss of five (one round: two games and a bye) and a running arena: each player's
+    profile lists what they played with the rank the standings show and the field's size; the podiums
+    are the finished tournament's ranks 1 to 3; joining without a game lists nothing."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        work, director = service.tournaments, service.tournaments.director
+        log_in(client, "Host")
+        swiss = created(client, format="swiss", minutes=None, rounds=1, name="Sunday Swiss")
+        arena = created(client, name="Arena now")
+        players = [account(client, name) for name in ("ann", "bob", "cid", "dee", "eve")]
+        for player in players:
+            client.portal.call(work.join, swiss, player)
+        for player in players[:2]:
+            client.portal.call(work.join, arena, player)
+        director.run_once()
+        director.run_once()
+        for row in rows(service, swiss) + rows(service, arena):
+            if row.game_id is not None:
+                resign(client, row.game_id, 1)
+        clock.advance(1)
+        director.run_once()
+        view = client.get(f"/api/tournaments/{swiss}").json()
+        assert view["status"] == "finished"
+        ranks = {row["player"]: row["rank"] for row in view["standings"]}
+        assert min(ranks.values()) == 1 and max(ranks.values()) > 3
+        arena_view = client.get(f"/api/tournaments/{arena}").json()
+        arena_ranks = {row["player"]: row["rank"] for row in arena_view["standings"]}
+        for player in players:
+            shown = client.get(f"/api/players/{player.username}").json()["tournaments"]
+            played = {entry["name"]: entry for entry in shown["played"]}
+            assert played["Sunday Swiss"]["rank"] == ranks[player.username]
+            assert played["Sunday Swiss"]["players"] == 5 and played["Sunday Swiss"]["format"] == "swiss"
+            assert played["Sunday Swiss"]["starts_at"] == view["starts_at"]
+            if player.username in arena_ranks:
+                assert played["Arena now"]["status"] == "started"
+                assert played["Arena now"]["rank"] == arena_ranks[player.username]
+            else:
+                assert "Arena now" not in played
+            podium = [entry["name"] for entry in shown["podiums"]]
+            assert podium == (["Sunday Swiss"] if ranks[player.username] <= 3 else [])
+        assert client.get("/api/players/Host").json()["tournaments"] == {"played": [], "podiums": []}
+
+
+# ------------------------------------------------------------------ berserk
+
+
+def pass_the_turn(client: TestClient, game_id: str, seat: int) -> None:
+    """``seat`` makes its first legal decisions through the games layer until the other is to decide."""
+    authority = service_of(client).authority
+    game = client.portal.call(authority.tables.live, game_id)
+    assert game is not None
+    while game.state.turn == seat:
+        action = str(ACTIONS[game.state.legal_action_ids()[0]])
+        client.portal.call(authority.play.act, game, seat, ActionMessage(type="action", action=action))
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_berserk_seat_plays_without_the_increment(tmp_path: Path, first: bool) -> None:
+    """On the game's own clock (600 s + 10 s): the berserk seat keeps half its time and gains nothing
+    after its turn; the other gains its 10 s; the stored clock (read again) says the same."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        tid = created(client)
+        for name in ("Ann", "Bob"):
+            client.portal.call(service.tournaments.join, tid, account(client, name))
+        service.tournaments.director.run_once()
+        [game_id] = service.tournaments.director.run_once()
+        game = client.portal.call(service.authority.tables.live, game_id)
+        assert game is not None
+        mover = game.state.turn
+        berserk = mover if first else 1 - mover
+        [row] = rows(service, tid)
+        ann = account(client, "Ann")
+        log_in(client, "Ann" if (row.account0, row.account1)[berserk] == ann.id else "Bob")
+        assert client.post(f"/api/tournaments/{tid}/berserk").json() == {"game": game_id}
+        for seat in (mover, 1 - mover):
+            clock.advance(2)
+            pass_the_turn(client, game_id, seat)
+        info = client.portal.call(service.authority.tables.live, game_id).info
+        assert info.clock is not None
+        per_seat = [sum(e.spent_ms or 0 for e in log_of(client, game_id) if e.seat == s) for s in (0, 1)]
+        assert per_seat[0] > 0 and per_seat[1] > 0
+        left = info.clock.remaining(clock())
+        assert left[berserk] == 300_000 - per_seat[berserk], "the berserk seat gained something"
+        assert left[1 - berserk] == 600_000 - per_seat[1 - berserk] + 10_000
+        stored = service.store.load(game_id)
+        assert stored is not None and stored[0].clock is not None
+        assert stored[0].clock.no_increment[berserk] and not stored[0].clock.no_increment[1 - berserk]
+
+
+# ------------------------------------------------------------------ aborted games
+
+
+@pytest.mark.parametrize("fmt", ["arena", "swiss"])
+def test_an_aborted_tournament_game_scores_nothing_for_either_player(tmp_path: Path, fmt: str) -> None:
+    """Aborted before both decided (the games layer's own abort): no points (not a draw), no game in
+    the arena's standings, the result ``aborted``; both wait again."""
+    with tournament_app(tmp_path) as (client, _clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        shape = {"format": "swiss", "minutes": None, "rounds": 2} if fmt == "swiss" else {}
+        tid = created(client, **shape)
+        for name in ("Ann", "Bob"):
+            client.portal.call(service.tournaments.join, tid, account(client, name))
+        service.tournaments.director.run_once()
+        [game_id] = service.tournaments.director.run_once()
+        game = client.portal.call(service.authority.tables.live, game_id)
+        assert game is not None
+        client.portal.call(service.authority.endings.abort, game, game.state.turn)
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert [g["result"] for g in view["games"]] == ["aborted"]
+        assert [row["score"] for row in view["standings"]] == [0, 0]
+        if fmt == "arena":
+            assert [row["games"] for row in view["standings"]] == [0, 0]
+            assert {row["status"] for row in view["standings"]} == {"waiting"}
+        [row] = rows(service, tid)
+        assert row.aborted and row.winner is None

@@ -28,6 +28,7 @@ class ToldClock:
     left: tuple[int, int]
     running: int | None
     since: datetime | None
+    no_increment: tuple[bool, bool] = (False, False)
 
     @property
     def deadline(self) -> datetime | None:
@@ -36,7 +37,7 @@ class ToldClock:
 
     def on(self, control: TimeControl) -> Clock:
         """The clock with the game's time control."""
-        return Clock(control, self.left, self.running, self.since)
+        return Clock(control, self.left, self.running, self.since, self.no_increment)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ def committed(game: LiveGame, entry: Entry) -> dict[str, Any]:
     info, clock = game.info, game.info.clock
     told_clock = None if clock is None else {
         "left": list(clock.left), "running": clock.running,
-        "since": clock.since.isoformat() if clock.since else None}
+        "since": clock.since.isoformat() if clock.since else None, "bare": list(clock.no_increment)}
     return {
         "entry": {"index": entry.index, "kind": entry.kind, "notation": entry.notation, "seat": entry.seat,
                   "time": entry.time.isoformat(), "spent_ms": entry.spent_ms},
@@ -89,7 +90,9 @@ def _clock(told: dict[str, Any] | None) -> ToldClock | None:
     running = told["running"]
     if running not in (None, 0, 1):
         raise ValueError(f"no seat {running!r}")
-    return ToldClock((int(told["left"][0]), int(told["left"][1])), running, since)
+    bare = told.get("bare") or (False, False)
+    return ToldClock((int(told["left"][0]), int(told["left"][1])), running, since,
+                     (bool(bare[0]), bool(bare[1])))
 
 
 def follow(game: LiveGame, news: Heard) -> int:

@@ -5,7 +5,8 @@ added after each of the seat's turns) or turn-based (``days`` per move: each tur
 whole allowance, nothing is banked). A ``Clock`` is the time each seat had left when the running
 clock last started (``left``), which seat's clock runs (``running``) and since when (``since``):
 what is left now and the deadline are derived from those, so a clock stored in the database runs on
-across a restart. Every change returns a new ``Clock``; the caller says what time it is.
+across a restart. A seat may play without the increment (``no_increment``: a tournament's berserk
+seat). Every change returns a new ``Clock``; the caller says what time it is.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class Clock:
     left: tuple[int, int]
     running: int | None = None
     since: datetime | None = None
+    no_increment: tuple[bool, bool] = (False, False)
+    """The seats that get no increment after their turns."""
 
     @classmethod
     def new(cls, control: TimeControl) -> Clock:
@@ -82,6 +85,18 @@ class Clock:
             return 0
         return max(0, _ms(now - self.since))
 
+    def increment_ms(self, seat: int) -> int:
+        """The milliseconds ``seat`` gets after each of its turns (0: turn-based, or without increment)."""
+        if self.control.turn_based or self.no_increment[seat]:
+            return 0
+        return self.control.increment * 1000
+
+    def without_increment(self, seat: int) -> Clock:
+        """The clock with ``seat`` getting no increment from now on."""
+        bare = list(self.no_increment)
+        bare[seat] = True
+        return replace(self, no_increment=(bare[0], bare[1]))
+
     def start(self, seat: int, now: datetime) -> Clock:
         """``seat``'s clock starts running at ``now`` (turn-based: with the whole allowance)."""
         left = list(self.remaining(now))
@@ -96,14 +111,14 @@ class Clock:
     def after_decision(self, mover: int, now: datetime, next_seat: int | None) -> Clock:
         """The clock after ``mover`` decided at ``now``: if ``next_seat`` (the seat deciding next,
         None when nobody's clock should run: the game is over or the AI decides) is the mover, its
-        clock runs on; otherwise the mover's stops, gets the increment (real-time), and
+        clock runs on; otherwise the mover's stops, gets its increment (``increment_ms``), and
         ``next_seat``'s starts."""
         if next_seat == mover and self.running == mover:
             return self
         stopped = self.stop(now)
-        if self.running == mover and not self.control.turn_based:
+        if self.running == mover and self.increment_ms(mover):
             left = list(stopped.left)
-            left[mover] += self.control.increment * 1000
+            left[mover] += self.increment_ms(mover)
             stopped = replace(stopped, left=(left[0], left[1]))
         return stopped if next_seat is None else stopped.start(next_seat, now)
 

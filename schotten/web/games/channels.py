@@ -74,13 +74,13 @@ class Channels:
         await socket.accept()
         address = address_of(socket.client)
         if not self.quotas.open_socket(address):
-            await _refuse(socket, "limit", f"your address already has {self.settings.sockets_per_address} "
+            await refuse(socket, "limit", f"your address already has {self.settings.sockets_per_address} "
                           "sockets open, the most it may have: close a tab and try again", LIMIT_CLOSE)
             return
         try:
             refused = self.quotas.charge(address)
             if refused is not None:
-                await _refuse(socket, "limit", over_rate(refused, "messages and requests", "this socket"),
+                await refuse(socket, "limit", over_rate(refused, "messages and requests", "this socket"),
                               LIMIT_CLOSE)
                 return
             await self._serve(socket)
@@ -91,11 +91,11 @@ class Channels:
         session = socket.cookies.get(cookie_name(SESSION_COOKIE, self.settings.https))
         account = await asyncio.to_thread(self.accounts.of_session, session) if session else None
         if account is None:
-            await _refuse(socket, "not_logged_in", "log in to get your challenges and notices here",
+            await refuse(socket, "not_logged_in", "log in to get your challenges and notices here",
                           GUEST_CLOSE)
             return
         if self.open_count(account.id) >= PER_PLAYER:
-            await _refuse(socket, "limit", f"you already have {PER_PLAYER} pages open with this socket, the "
+            await refuse(socket, "limit", f"you already have {PER_PLAYER} pages open with this socket, the "
                           "most one may have: close a tab and try again", LIMIT_CLOSE)
             return
         conn = Connection(socket, None, self.settings.send_queue,
@@ -106,26 +106,10 @@ class Channels:
         conn.send({"type": "hello", "player": account.username})
         left = False
         try:
-            left = await self._read(socket, conn)
+            left = await read_until_gone(socket, conn)
         finally:
             self._forget(account.id, conn)
             await conn.stop(close=not left)
-
-    async def _read(self, socket: WebSocket, conn: Connection) -> bool:
-        """Read (and ignore) the client's frames: True when it went away, False when it was dropped."""
-        while not conn.closed.is_set():
-            receive = asyncio.ensure_future(socket.receive())
-            dropped = asyncio.ensure_future(conn.closed.wait())
-            done, _ = await asyncio.wait({receive, dropped}, return_when=asyncio.FIRST_COMPLETED)
-            dropped.cancel()
-            if receive not in done:
-                receive.cancel()
-                return False
-            if receive.result()["type"] == "websocket.disconnect":
-                return True
-            if not conn.limit.allow():
-                conn.drop(LIMIT_CLOSE)
-        return False
 
     def _forget(self, player: int, conn: Connection) -> None:
         held = self._open.get(player)
@@ -135,10 +119,28 @@ class Channels:
                 del self._open[player]
 
 
-async def _refuse(socket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
+async def refuse(socket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
     """Tell the client why and close the socket."""
     try:
         await socket.send_json(error_message(code, message))
         await socket.close(close_code)
     except Exception:
         return
+
+
+async def read_until_gone(socket: WebSocket, conn: Connection) -> bool:
+    """Read (and ignore) the client's frames, each counted against the flood limit: True when the client
+    went away, False when it was dropped."""
+    while not conn.closed.is_set():
+        receive = asyncio.ensure_future(socket.receive())
+        dropped = asyncio.ensure_future(conn.closed.wait())
+        done, _ = await asyncio.wait({receive, dropped}, return_when=asyncio.FIRST_COMPLETED)
+        dropped.cancel()
+        if receive not in done:
+            receive.cancel()
+            return False
+        if receive.result()["type"] == "websocket.disconnect":
+            return True
+        if not conn.limit.allow():
+            conn.drop(LIMIT_CLOSE)
+    return False

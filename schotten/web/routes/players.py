@@ -4,7 +4,8 @@
 |--------------------------------------|---------------------------------------------------------------|
 | ``GET /api/players/{name}``          | a live account's profile (``ratings.profile``), its games being |
 |                                      | played and its recent finished games as tables (404: none),   |
-|                                      | how far each rating is from ranked (``ranking``)              |
+|                                      | how far each rating is from ranked (``ranking``), its         |
+|                                      | tournaments and podiums (``tournaments.played``)              |
 | ``GET /api/leaderboard?pool=``       | a pool's best established players, the viewer's place and how |
 |                                      | far from it they are, what it takes to be ranked              |
 | ``GET /player/{name}``               | the profile page (404 page: no such player)                   |
@@ -34,6 +35,7 @@ from ..players.people import seated
 from ..service import GameService
 from ..storage.db import AccountRow, GameRow
 from ..storage.rows import info_of
+from ..tournaments.played import tournaments_of
 
 PAGES = {"player": "player.html", "leaderboard": "leaderboard.html"}
 CURRENT_LIMIT = 20
@@ -82,6 +84,7 @@ def player_profile(service: GameService, name: str) -> dict[str, Any] | None:
                                 settings.leaderboard_size)
         found["current"] = _tables(session, account_id, Status.PLAYING, CURRENT_LIMIT, now)
         found["recent"] = _tables(session, account_id, Status.OVER, RECENT_LIMIT, now)
+        found["tournaments"] = tournaments_of(session, account_id)
         return found
 
 

@@ -10,6 +10,7 @@
 | ``POST /api/tournaments/{id}/pause``    | ``{"status": "paused"}`` (arena only)                      |
 | ``POST /api/tournaments/{id}/berserk``  | ``{"game"}``: one's clock halved, before one's first move  |
 | ``POST /api/tournaments/{id}/cancel``   | ``{"status": "cancelled"}`` (the creator, before the start)|
+| ``WS /ws/tournaments/{id}``             | the tournament's events (``tournaments.channel``)          |
 | ``GET /tournaments``, ``/tournaments/{id}`` | the pages                                            |
 """
 
@@ -22,6 +23,7 @@ from fastapi import Depends, FastAPI
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.requests import Request
+from starlette.websockets import WebSocket
 
 from ..core.schemas import ErrorBody
 from ..players.accounts import AccountRef
@@ -110,6 +112,10 @@ def install(app: FastAPI, service: GameService) -> Tournaments:
         """The creator cancels the tournament before its start."""
         await work.cancel(tournament_id, account)
         return {"status": "cancelled"}
+
+    @app.websocket("/ws/tournaments/{tournament_id}")
+    async def tournament_socket(websocket: WebSocket, tournament_id: int = tid) -> None:
+        await work.channel.serve(websocket, tournament_id)
 
     static: Path = service.settings.static_dir
 

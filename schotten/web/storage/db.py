@@ -102,6 +102,8 @@ class GameRow(Base):
     """Whether the human may ask for hints (a table against the AI created with ``hints``)."""
     hints_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """How many hints the human was given in this game."""
+    clock_bare: Mapped[int | None] = mapped_column(Integer)
+    """The seats with no increment (bit 1: seat 0, bit 2: seat 1; None: none): a berserk seat."""
 
 
 class LogRow(Base):

@@ -114,7 +114,16 @@ def clock_of(row: GameRow) -> Clock | None:
     left = (control.allowance_ms if row.clock_ms0 is None else row.clock_ms0,
             control.allowance_ms if row.clock_ms1 is None else row.clock_ms1)
     since = utc(row.clock_since) if row.clock_since is not None else None
-    return Clock(control, left, row.clock_seat if since is not None else None, since)
+    bare = row.clock_bare or 0
+    return Clock(control, left, row.clock_seat if since is not None else None, since,
+                 (bool(bare & 1), bool(bare & 2)))
+
+
+def bare_value(clock: Clock | None) -> int | None:
+    """The ``clock_bare`` column of a clock: its seats without increment as bits (None: none)."""
+    if clock is None or not any(clock.no_increment):
+        return None
+    return int(clock.no_increment[0]) | 2 * int(clock.no_increment[1])
 
 
 def clock_values(clock: Clock | None) -> dict[str, Any]:
@@ -134,6 +143,7 @@ def row_of(info: GameInfo) -> GameRow:
         clock_initial=control.initial if control else None,
         clock_increment=control.increment if control and not control.turn_based else None,
         clock_days=control.days if control else None,
+        clock_bare=bare_value(info.clock),
         ended=str(info.ended) if info.ended else None,
         moved=utc(info.moved) if info.moved else None,
         **clock_values(info.clock),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base
@@ -76,3 +76,5 @@ class TournamentGameRow(Base):
     decisions1: Mapped[int] = mapped_column(Integer, default=0)
     winner: Mapped[int | None] = mapped_column(Integer)
     ended: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    aborted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the game was aborted before both players decided: it scores nothing for either."""

@@ -44,6 +44,10 @@ from .swiss import Entrant, pair_round
 
 logger = logging.getLogger("schotten.web")
 
+Told = Callable[[int, list[tuple[int, str]]], None]
+"""Told after each step stored: the tournament and its new pairs (each player with their game)."""
+_MOVED = "tournament_moved"
+"""The session's mark that its step moved the tournament on (``_advance``)."""
 LEASE = 10.0
 """Seconds a director's hold on a tournament lasts unless renewed."""
 EVERY = 1.0
@@ -58,8 +62,10 @@ class Director:
     """Runs the tournaments of ``store``; ``now`` is the time, ``new_seed`` each game's seed."""
 
     def __init__(self, store: Store, now: Callable[[], datetime], new_seed: Callable[[], int],
-                 lease: float = LEASE) -> None:
+                 lease: float = LEASE, told: Told | None = None) -> None:
         self.store = store
+        self.told: Told = told or (lambda _tournament, _pairs: None)
+        """Told of each step once stored (from the director's thread)."""
         self.now = now
         self.new_seed = new_seed
         self.lease = timedelta(seconds=lease)
@@ -99,7 +105,7 @@ class Director:
 
     def _step(self, tournament_id: int, now: datetime) -> list[str]:
         """The tournament's next step in one transaction; nothing if another director made it."""
-        made: list[str] = []
+        made: list[tuple[str, int, int]] = []
         with self.store.use() as session:
             try:
                 with session.begin():
@@ -107,15 +113,18 @@ class Director:
                     if row is None or row.lease != self.me:
                         return []
                     made = self._next(session, tournament_of(row), now)
+                    moved = bool(session.info.pop(_MOVED, False))
             except _Lost:
                 return []
             except DBAPIError as error:
                 if getattr(error.orig, "sqlstate", None) in ("40P01", "40001", "55P03"):
                     return []
                 raise
-        return made
+        if moved:
+            self.told(tournament_id, [(player, game) for game, *players in made for player in players])
+        return [game for game, _, _ in made]
 
-    def _next(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:
+    def _next(self, session: Session, tournament: Tournament, now: datetime) -> list[tuple[str, int, int]]:
         if tournament.status == CREATED:
             self._advance(session, tournament, status=STARTED, round=tournament.round)
             session.execute(update(TournamentPlayerRow)
@@ -138,9 +147,10 @@ class Director:
         ).values(**values))
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise _Lost()
+        session.info[_MOVED] = True
         self.steps += 1
 
-    def _arena(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:
+    def _arena(self, session: Session, tournament: Tournament, now: datetime) -> list[tuple[str, int, int]]:
         ends_at = tournament.ends_at
         assert ends_at is not None
         if now >= ends_at:
@@ -185,7 +195,7 @@ class Director:
                                  first[player], played[player], avoid))
         return found
 
-    def _swiss(self, session: Session, tournament: Tournament, now: datetime) -> list[str]:
+    def _swiss(self, session: Session, tournament: Tournament, now: datetime) -> list[tuple[str, int, int]]:
         running = select(TournamentGameRow.id).where(TournamentGameRow.tournament_id == tournament.id,
                                                      TournamentGameRow.ended.is_(None))
         if session.scalars(running.limit(1)).first() is not None:
@@ -212,9 +222,10 @@ class Director:
             rescore(session, tournament.id, paired.bye)
         return made
 
-    def _game(self, session: Session, tournament: Tournament, first: int, second: int, now: datetime) -> str:
+    def _game(self, session: Session, tournament: Tournament, first: int, second: int, now: datetime,
+              ) -> tuple[str, int, int]:
         """Create the game of ``first`` (seat 0) and ``second`` and mark both playing (``_Lost`` if
-        either no longer waits)."""
+        either no longer waits): the game's id and the two players."""
         names = dict(session.execute(select(AccountRow.id, AccountRow.username)
                                      .where(AccountRow.id.in_([first, second]))).all())
         tickets = dict(session.execute(select(TournamentPlayerRow.account_id, TournamentPlayerRow.ticket_hash)
@@ -241,7 +252,7 @@ class Director:
             TournamentPlayerRow.status == WAITING).values(status=PLAYING))
         if marked.rowcount != 2:  # type: ignore[attr-defined]
             raise _Lost()
-        return info.id
+        return info.id, first, second
 
     def start(self, on_games: Callable[[list[str]], None], every: float = EVERY) -> None:
         """Run ``run_once`` every ``every`` seconds in a worker thread until ``stop``; ``on_games`` is

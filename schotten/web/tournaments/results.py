@@ -1,9 +1,10 @@
 """Tournament results from the games' own endings: called in the transaction that stores a game's
 end (``Store.on_finished``, next to the ratings), never from a page.
 
-A finished tournament game gets its winner (None: a draw, also an aborted game), each seat's
-decisions and when it ended; its players wait again (an arena pairs them in its next wave) and
-their cached score is counted again from all their results. A player who lost on time (or by
+A finished tournament game gets its winner (None: a draw, or an aborted game, which is marked
+``aborted`` and scores nothing for either player), each seat's decisions and when it ended; its
+players wait again (an arena pairs them in its next wave) and their cached score is counted again
+from all their results. A player who lost on time (or by
 leaving) without a single decision was absent: paused in an arena, withdrawn in a Swiss (``join``
 brings them back).
 """
@@ -13,15 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import event, func, select, update
 from sqlalchemy.orm import Session
 
+from ..core.vocab import Ending
 from ..storage.db import GameRow, LogRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
 from .records import ARENA, PAUSED, PLAYING, WAITING, WITHDRAWN
 from .scoring import ArenaResult, Outcome, arena_score
 from .swiss import BYE, DRAW, WIN, Played
 
 Finished = Callable[[Session, list[str], datetime], None]
+_CHANGED, _LISTENING = "tournaments_changed", "tournaments_listening"
 ABSENT_ENDINGS = ("time", "left", "abandoned")
 """Endings that, for a seat with no decision, mean its player was not there."""
 
@@ -34,17 +37,41 @@ def both(*hooks: Finished) -> Finished:
     return call
 
 
-def record_finished(session: Session, game_ids: Sequence[str], now: datetime) -> None:
-    """Store the result of each of ``game_ids`` that is a tournament game not recorded yet."""
+def recording(told: Callable[[set[int]], None]) -> Finished:
+    """The ``on_finished`` hook ``record_finished``; ``told`` the tournaments it changed once the
+    transaction is committed (from the thread that committed it; nothing on a rollback)."""
+    def committed(session: Session) -> None:
+        changed = session.info.pop(_CHANGED, None)
+        if changed:
+            told(changed)
+
+    def hook(session: Session, game_ids: list[str], now: datetime) -> None:
+        changed = record_finished(session, game_ids, now)
+        if not changed:
+            return
+        if not session.info.get(_LISTENING):
+            session.info[_LISTENING] = True
+            event.listen(session, "after_commit", committed)
+            event.listen(session, "after_rollback", lambda s: s.info.pop(_CHANGED, None))
+        session.info.setdefault(_CHANGED, set()).update(changed)
+    return hook
+
+
+def record_finished(session: Session, game_ids: Sequence[str], now: datetime) -> set[int]:
+    """Store the result of each of ``game_ids`` that is a tournament game not recorded yet: the
+    tournaments whose standings changed."""
     query = select(TournamentGameRow).where(TournamentGameRow.game_id.in_(list(game_ids)),
                                             TournamentGameRow.ended.is_(None))
+    changed: set[int] = set()
     for row in session.scalars(query).all():
         game = session.get(GameRow, row.game_id)
         if game is None or game.status != "over":
             continue
         row.winner = game.winner
+        row.aborted = game.ended == Ending.ABORTED
         row.decisions0, row.decisions1 = _decisions(session, game.id)
         row.ended = utc(now)
+        changed.add(row.tournament_id)
         session.flush()
         players = [row.account0] + ([row.account1] if row.account1 is not None else [])
         fmt = session.scalar(select(TournamentRow.format).where(TournamentRow.id == row.tournament_id))
@@ -57,6 +84,7 @@ def record_finished(session: Session, game_ids: Sequence[str], now: datetime) ->
                                    TournamentPlayerRow.status == PLAYING)
                             .values(status=status, since=utc(now)))
             rescore(session, row.tournament_id, player)
+    return changed
 
 
 def absent(row: TournamentGameRow, ending: str | None) -> int | None:
@@ -88,21 +116,24 @@ def finished_games(session: Session, tournament_id: int) -> list[TournamentGameR
 def arena_result(row: TournamentGameRow, player: int) -> ArenaResult:
     """One finished arena game from ``player``'s side."""
     seat = 0 if row.account0 == player else 1
-    outcome = Outcome.DRAW if row.winner is None else Outcome.WIN if row.winner == seat else Outcome.LOSS
+    outcome = (Outcome.ABORTED if row.aborted else Outcome.DRAW if row.winner is None
+               else Outcome.WIN if row.winner == seat else Outcome.LOSS)
     berserk = row.berserk0 if seat == 0 else row.berserk1
     return ArenaResult(outcome, bool(berserk), row.decisions0 if seat == 0 else row.decisions1)
 
 
 def played_games(done: Sequence[TournamentGameRow]) -> list[Played]:
     """The finished Swiss games over the board (not the byes) as the pairing takes them."""
-    return [Played(g.account0, g.account1, None if g.winner is None else (g.account0, g.account1)[g.winner])
-            for g in done if g.account1 is not None]
+    return [Played(g.account0, g.account1, None if g.winner is None else (g.account0, g.account1)[g.winner],
+                   bool(g.aborted)) for g in done if g.account1 is not None]
 
 
 def half_points(row: TournamentGameRow, player: int) -> int:
     """A Swiss game's (or bye's) half-points for ``player``."""
     if row.account1 is None:
         return BYE
+    if row.aborted:
+        return 0
     if row.winner is None:
         return DRAW
     return WIN if (row.account0, row.account1)[row.winner] == player else 0

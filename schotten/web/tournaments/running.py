@@ -21,8 +21,9 @@ from ..games.authority import Authority
 from ..players.accounts import AccountRef
 from ..players.seats import token_hash
 from ..storage.db import GameRow, TournamentGameRow, TournamentPlayerRow, TournamentRow, utc
-from ..storage.rows import clock_values
+from ..storage.rows import bare_value, clock_values
 from . import records, views
+from .channel import TournamentChannel
 from .director import Director
 from .records import ARENA, CREATED, PAUSED, STARTED, WITHDRAWN
 
@@ -73,12 +74,30 @@ class Tournaments:
         self.authority = authority
         self.db = authority.context.db
         settings = authority.settings
+        self.channel = TournamentChannel(settings, authority.accounts, authority.quotas, self.exists)
+        """The tournaments' sockets (``/ws/tournaments/{id}``)."""
         self.director = Director(authority.store, lambda: authority.now(), lambda: authority.new_seed(),
-                                 settings.tournament_lease)
+                                 settings.tournament_lease, self._stepped)
         self.every = settings.tournament_every
 
+    def _stepped(self, tournament_id: int, pairs: list[tuple[int, str]]) -> None:
+        """A director's step was stored: the standings changed, and each paired player is told."""
+        self.channel.changed(tournament_id)
+        for player, game in pairs:
+            self.channel.paired(tournament_id, player, game)
+
+    def finished(self, tournaments: set[int]) -> None:
+        """Games of ``tournaments`` ended (their results stored): their standings changed."""
+        for tournament_id in sorted(tournaments):
+            self.channel.changed(tournament_id)
+
+    async def exists(self, tournament_id: int) -> bool:
+        """Whether there is a tournament ``tournament_id``."""
+        return bool(await self.db(self._read, lambda s: s.get(TournamentRow, tournament_id) is not None))
+
     def start(self) -> None:
-        """Start this process's director (its games' clocks are told to the timekeeper)."""
+        """Start this process's director (its games' clocks are told to the timekeeper); must be called
+        on the event loop."""
         self.director.start(lambda _games: self.authority.wake_clocks(), self.every)
 
     async def stop(self) -> None:
@@ -138,7 +157,10 @@ class Tournaments:
         who = _signed_in(account, "join a tournament")
         now = self.authority.now()
         hashed = None if ticket is None else token_hash(ticket)
-        return str(await self.db(self._change, lambda s: records.join(s, tournament_id, who.id, now, hashed)))
+        status = str(await self.db(self._change,
+                                   lambda s: records.join(s, tournament_id, who.id, now, hashed)))
+        self.channel.changed(tournament_id)
+        return status
 
     async def ticket_holds(self, tournament_id: int, account: AccountRef, ticket: str) -> bool:
         """Whether ``ticket`` is the account's ticket of the tournament (compared in constant time)."""
@@ -151,7 +173,9 @@ class Tournaments:
     async def leave(self, tournament_id: int, account: AccountRef | None, status: str) -> str:
         """Withdraw or pause (``records.leave``): the player's status."""
         who = _signed_in(account, "leave a tournament")
-        return str(await self.db(self._change, lambda s: records.leave(s, tournament_id, who.id, status)))
+        left = str(await self.db(self._change, lambda s: records.leave(s, tournament_id, who.id, status)))
+        self.channel.changed(tournament_id)
+        return left
 
     async def withdraw(self, tournament_id: int, account: AccountRef | None) -> str:
         """Withdraw from the tournament."""
@@ -165,9 +189,11 @@ class Tournaments:
         """The creator cancels before the start (``records.cancel``)."""
         who = _signed_in(account, "cancel a tournament")
         await self.db(self._change, lambda s: records.cancel(s, tournament_id, who.id))
+        self.channel.changed(tournament_id)
 
     async def berserk(self, tournament_id: int, account: AccountRef | None) -> str:
-        """Go berserk in one's arena game before one's first move: half one's clock; the game's id."""
+        """Go berserk in one's arena game before one's first move: half one's clock and no increment
+        (``broadcast``: the other processes holding the game read it again); the game's id."""
         who = _signed_in(account, "go berserk")
         entry = await self.db(self._read, lambda s: _running_game(s, tournament_id, who.id))
         game = await self.authority.tables.live(entry[0])
@@ -180,11 +206,12 @@ class Tournaments:
                 raise ServiceError(409, "berserk is only possible before your first move")
             left = list(clock.left)
             left[seat] //= 2
-            halved = replace(clock, left=(left[0], left[1]))
+            halved = replace(clock, left=(left[0], left[1])).without_increment(seat)
             await self.db(self._change, lambda s: _store_berserk(s, entry[2], game.info.id, seat, halved))
             game.info.clock = halved
             self.authority.news.broadcast(game)
         self.authority.wake_clocks()
+        self.channel.changed(tournament_id)
         return game.info.id
 
 
@@ -213,10 +240,12 @@ def _running_game(session: Session, tournament_id: int, account_id: int) -> tupl
 
 
 def _store_berserk(session: Session, row_id: int, game_id: str, seat: int, clock: Any) -> None:
-    """Mark the seat berserk (409 if it already is: nothing changed) and store the halved clock."""
+    """Mark the seat berserk (409 if it already is: nothing changed) and store the halved clock
+    without the seat's increment."""
     flag = TournamentGameRow.berserk0 if seat == 0 else TournamentGameRow.berserk1
     marked = session.execute(update(TournamentGameRow).where(TournamentGameRow.id == row_id, flag.is_(False))
                              .values({flag: True}))
     if marked.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError(409, "you have already gone berserk in this game")
-    session.execute(update(GameRow).where(GameRow.id == game_id).values(**clock_values(clock)))
+    session.execute(update(GameRow).where(GameRow.id == game_id)
+                    .values(clock_bare=bare_value(clock), **clock_values(clock)))

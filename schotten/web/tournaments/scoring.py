@@ -5,9 +5,12 @@
 | win    | 2      | 4                              | +1 (not doubled)              |
 | draw   | 1      | 1, and the fire goes out       | no bonus                      |
 | loss   | 0      | 0, and the fire goes out       | no bonus                      |
+| aborted| 0      | 0; the fire and the streak stay as they were; not counted as a game | no bonus |
 
 A player is on fire after two wins in a row; every further win scores double until a game is not
-won. The results are in the order the games ended.
+won. A game aborted before both players decided (as lichess's arenas do) is left out: it scores
+nothing for either player and neither breaks nor extends a streak. The results are in the order the
+games ended.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Outcome(Enum):
     WIN = "win"
     DRAW = "draw"
     LOSS = "loss"
+    ABORTED = "aborted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,7 @@ def score_game(result: ArenaResult, streak: int) -> ScoredGame:
     """The points of ``result`` for a player who had won ``streak`` games in a row before it."""
     if result.outcome is Outcome.DRAW:
         return ScoredGame(DRAW_POINTS, doubled=False, berserk_bonus=False)
-    if result.outcome is Outcome.LOSS:
+    if result.outcome in (Outcome.LOSS, Outcome.ABORTED):
         return ScoredGame(0, doubled=False, berserk_bonus=False)
     doubled = streak >= FIRE_AFTER_WINS
     bonus = result.berserk and result.decisions >= BERSERK_MIN_DECISIONS
@@ -76,10 +80,13 @@ def score_game(result: ArenaResult, streak: int) -> ScoredGame:
 
 
 def arena_score(results: Iterable[ArenaResult]) -> ArenaScore:
-    """The total, the streak (and so the fire) and each game's points from results in order."""
+    """The total, the streak (and so the fire) and each game's points from results in order (the
+    aborted games left out)."""
     streak = 0
     games: list[ScoredGame] = []
     for result in results:
+        if result.outcome is Outcome.ABORTED:
+            continue
         games.append(score_game(result, streak))
         streak = streak + 1 if result.outcome is Outcome.WIN else 0
     return ArenaScore(sum(game.points for game in games), streak, tuple(games))

@@ -46,20 +46,26 @@ class Entrant:
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A finished game of an earlier round: ``first`` started; ``winner`` is None for a draw."""
+    """A finished game of an earlier round: ``first`` started; ``winner`` is None for a draw (and for
+    a game ``aborted`` before both decided, which scores nothing for either)."""
 
     first: int
     second: int
     winner: int | None
+    aborted: bool = False
 
     def __post_init__(self) -> None:
         if self.first == self.second:
             raise ValueError(f"player {self.first} cannot play against themselves")
         if self.winner is not None and self.winner not in (self.first, self.second):
             raise ValueError(f"the winner {self.winner} did not play in the game {self.first}-{self.second}")
+        if self.aborted and self.winner is not None:
+            raise ValueError(f"the aborted game {self.first}-{self.second} has no winner")
 
     def points(self, player: int) -> int:
         """The half-points ``player`` scored in this game."""
+        if self.aborted:
+            return 0
         if self.winner is None:
             return DRAW
         return WIN if self.winner == player else 0

@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session
 from ..storage.db import AccountRow, TournamentGameRow, TournamentPlayerRow, TournamentRow
 from .records import ARENA, PLAYING, WITHDRAWN, Tournament, found, tournament_of
 from .results import arena_result, finished_games, played_games
-from .scoring import ArenaResult, arena_score, arena_standings
-from .standings import standings
+from .scoring import ArenaResult, ArenaStanding, arena_score, arena_standings
+from .standings import Standing, standings
 
 LISTED = 50
 """How many tournaments of each status the list shows (the newest)."""
@@ -76,17 +76,37 @@ def detail(session: Session, tournament_id: int, account_id: int | None) -> dict
     return view
 
 
+def arena_table(players: list[int], done: list[TournamentGameRow]) -> tuple[ArenaStanding, ...]:
+    """An arena's standings: ``players`` (and anyone of ``done``) from its finished games in order."""
+    results: dict[int, list[ArenaResult]] = {p: [] for p in players}
+    for game in done:
+        for player in (game.account0, game.account1):
+            if player is not None:
+                results.setdefault(player, []).append(arena_result(game, player))
+    return arena_standings(results)
+
+
+def swiss_table(players: list[TournamentPlayerRow], done: list[TournamentGameRow]) -> list[Standing]:
+    """A Swiss's standings: its players (and anyone of ``done``) from its finished games and byes."""
+    played = played_games(done)
+    byes = [g.account0 for g in done if g.account1 is None]
+    everyone = list(dict.fromkeys([p.account_id for p in players] + [g.account0 for g in done]
+                                  + [g.account1 for g in done if g.account1 is not None]))
+    withdrawn = {p.account_id for p in players if p.status == WITHDRAWN}
+    return list(standings(everyone, played, byes, withdrawn))
+
+
 def _arena_standings(players: list[TournamentPlayerRow], done: list[TournamentGameRow],
                      names: dict[int, str]) -> list[dict[str, Any]]:
-    results: dict[int, list[ArenaResult]] = {p.account_id: [] for p in players}
+    results: dict[int, list[ArenaResult]] = {}
     for game in done:
         for player in (game.account0, game.account1):
             if player is not None:
                 results.setdefault(player, []).append(arena_result(game, player))
     rows = []
     status = {p.account_id: p.status for p in players}
-    for row in arena_standings(results):
-        score = arena_score(results[row.player])
+    for row in arena_table([p.account_id for p in players], done):
+        score = arena_score(results.get(row.player, []))
         rows.append({"player": names.get(row.player, ""), "id": row.player, "rank": row.rank,
                      "score": row.points, "games": row.games, "fire": row.fire,
                      "berserk_wins": row.berserk_wins,
@@ -96,15 +116,10 @@ def _arena_standings(players: list[TournamentPlayerRow], done: list[TournamentGa
 
 def _swiss_standings(players: list[TournamentPlayerRow], done: list[TournamentGameRow],
                      names: dict[int, str]) -> list[dict[str, Any]]:
-    played = played_games(done)
-    byes = [g.account0 for g in done if g.account1 is None]
-    everyone = list(dict.fromkeys([p.account_id for p in players] + [g.account0 for g in done]
-                                  + [g.account1 for g in done if g.account1 is not None]))
-    withdrawn = {p.account_id for p in players if p.status == WITHDRAWN}
     return [{"player": names.get(row.player, ""), "id": row.player, "rank": row.rank, "score": row.score,
              "games": row.games, "byes": row.byes, "withdrawn": row.withdrawn,
              "tiebreaks": {"buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger}}
-            for row in standings(everyone, played, byes, withdrawn)]
+            for row in swiss_table(players, done)]
 
 
 def _result(game: TournamentGameRow) -> str | None:
@@ -112,6 +127,8 @@ def _result(game: TournamentGameRow) -> str | None:
         return None
     if game.account1 is None:
         return "bye"
+    if game.aborted:
+        return "aborted"
     return {None: "1/2-1/2", 0: "1-0", 1: "0-1"}.get(game.winner, "1/2-1/2")
 
 

@@ -1,7 +1,8 @@
 // A player's profile (/player/{name}): their rating in each pool they played with a chart of its
 // history (an SVG drawn here) and how far it is from ranked (the server's count), their counts of
 // games, and their games being played (links to the table) and finished (links to the replay), each
-// naming its players (accounts linked to their profiles). Tables only: the server sends no game's state.
+// naming its players (accounts linked to their profiles), and the tournaments they played (rank of the
+// field) and their podiums. Tables only: the server sends no game's state.
 
 import { getJSON, showMessage } from "./api.js";
 import { byId, el, fill, svg } from "./dom.js";
@@ -86,6 +87,32 @@ function fillGames(id, tables) {
   else fill(byId(id), ...tables.map(gameRow));
 }
 
+const MEDALS = ["🥇", "🥈", "🥉"];
+
+function tournamentRow(entry) {
+  const kind = entry.format === "arena" ? t("Arena") : t("Swiss");
+  const place = t("{rank} of {players}", { rank: entry.rank, players: entry.players });
+  const running = entry.status === "started" ? ` · ${t("still running")}` : "";
+  return el("li", { class: "table-row", data: { tournament: String(entry.id), rank: String(entry.rank) } },
+    el("a", { text: entry.name, attrs: { href: `/tournaments/${entry.id}` } }),
+    el("span", { class: "muted", text: ` ${kind} · ${variantName(entry.variant)} · ${date(entry.starts_at)}${running}` }),
+    el("span", { class: "rank", text: ` ${place}` }));
+}
+
+function podiumRow(entry) {
+  return el("li", { data: { tournament: String(entry.id) } }, `${MEDALS[entry.rank - 1]} `,
+    el("a", { text: entry.name, attrs: { href: `/tournaments/${entry.id}` } }),
+    el("span", { class: "muted", text: ` ${date(entry.starts_at)}` }));
+}
+
+function showTournaments(tournaments) {
+  const { played, podiums } = tournaments;
+  if (!played.length) fill(byId("tournaments-played"), el("li", { class: "muted", text: t("No tournament yet.") }));
+  else fill(byId("tournaments-played"), ...played.map(tournamentRow));
+  byId("podiums-box").hidden = !podiums.length;
+  fill(byId("podiums"), ...podiums.map(podiumRow));
+}
+
 function show(profile) {
   document.title = `${profile.username} · Schotten Totten`;
   byId("username").textContent = profile.username;
@@ -97,6 +124,7 @@ function show(profile) {
   byId("ratings-note").textContent = provisionalNote(profile.ranking);
   fillGames("current-games", profile.current);
   fillGames("recent-games", profile.recent);
+  showTournaments(profile.tournaments);
 }
 
 async function main() {

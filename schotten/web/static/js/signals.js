@@ -1,4 +1,4 @@
-// Signals: the tab's title says "Your turn"; a browser notification while the tab is hidden (the
+// Signals: the tab's title says "Your turn" (or, on a tournament's page, that the player is paired); a browser notification while the tab is hidden (the
 // permission is asked only when the player clicks the notification switch); and short sounds,
 // off until the player turns them on (the switch is remembered in this browser). Each moment
 // gets one sound, the first that applies of: a claim, the turn becoming this seat's, the other
@@ -153,6 +153,14 @@ export function signalTurn(mine, text) {
   const started = mine && !signals.mine;
   signals.mine = mine;
   if (!started) return;
+  cue("turn");
+  if (document.hidden && notifyOn()) notify(text);
+}
+
+/** A tournament pairing: the title says `text`, with the turn's sound and, while the tab is hidden,
+ * a notification, as chosen (the same switches as the table page's). */
+export function signalPaired(text) {
+  document.title = `${text} · ${BASE_TITLE}`;
   cue("turn");
   if (document.hidden && notifyOn()) notify(text);
 }

@@ -1,14 +1,21 @@
 // One tournament (/tournaments/{id}): countdown, join / pause / withdraw / berserk, live standings
-// (score, games, fire and berserk marks), the games, Swiss rounds' pairings. It polls
-// GET /api/tournaments/{id} every few seconds; when the player is paired, the page goes to the table.
+// (score, games, fire and berserk marks), the games, Swiss rounds' pairings. The tournament's socket
+// (/ws/tournaments/{id}) says when the standings changed and when this player is paired; the page
+// then reads GET /api/tournaments/{id} (which sets the seat cookie). While the socket is down it
+// polls that every 30 s. When the player is paired, the tab's title and sound say so (signals.js)
+// and the page goes to the table.
 
 import { getJSON, postJSON, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { N_, initI18n, t } from "./i18n.js";
 import { clockName, variantName } from "./labels.js";
+import { signalCounts, signalPaired, wireSignals } from "./signals.js";
 
-const POLL_MS = 3000;
+const FALLBACK_POLL_MS = 30000;
+/** How long the page stays after the pairing's sound before it goes to the table. */
+const PAIRED_PAUSE_MS = 1500;
 const id = window.location.pathname.split("/").pop();
+const link = { ws: null, retry: 1000, loading: null, again: false };
 let seen = null;
 let shown = null;
 // A game the page took the player to once is not gone to again (they came back to the standings).
@@ -17,6 +24,7 @@ const STATUS = {
   created: N_("Starts in {time}"), started: N_("Running: ends in {time}"), finished: N_("Finished"),
   cancelled: N_("Cancelled"),
 };
+const NOT_FOUND_CLOSE = 4404;
 const YOU = { waiting: N_("waiting"), playing: N_("playing"), paused: N_("paused"), withdrawn: N_("withdrawn") };
 
 function left(until) {
@@ -46,10 +54,15 @@ function standingRow(row) {
     el("td", { text: marks(row) }));
 }
 
+function resultText(result) {
+  if (!result) return t("playing");
+  return result === "aborted" ? t("Aborted") : result;
+}
+
 function gameItem(game) {
   const names = game.players.map((name, seat) => (game.berserk?.[seat] ? `${name} ⚡` : name));
   return el("li", {}, el("a", { text: names.join(" – "), attrs: { href: `/game/${game.id}` } }),
-    el("span", { class: "muted", text: ` ${game.result || t("playing")}` }));
+    el("span", { class: "muted", text: ` ${resultText(game.result)}` }));
 }
 
 function roundBox(round) {
@@ -85,17 +98,53 @@ function render(view) {
   if (game && shown !== game && sessionStorage.getItem("tournament-game") !== game) {
     shown = game;
     sessionStorage.setItem("tournament-game", game);
-    document.title = t("Paired! Your tournament game");
-    window.location.assign(view.you.url);
+    signalPaired(t("Paired! Your tournament game"));
+    window.setTimeout(() => window.location.assign(view.you.url), PAIRED_PAUSE_MS);
   }
 }
 
-async function load() {
+async function fetchView() {
   try {
     render(await getJSON(`/api/tournaments/${id}`));
   } catch (error) {
     showMessage(error.message);
   }
+}
+
+/** Read the tournament again; a call made while a read is under way makes one more read after it. */
+function load() {
+  if (link.loading) {
+    link.again = true;
+    return link.loading;
+  }
+  link.loading = fetchView().finally(() => {
+    link.loading = null;
+    if (link.again) {
+      link.again = false;
+      load();
+    }
+  });
+  return link.loading;
+}
+
+function socketOpen() {
+  return link.ws !== null && link.ws.readyState === WebSocket.OPEN;
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tournaments/${encodeURIComponent(id)}`);
+  link.ws = ws;
+  ws.addEventListener("open", () => { link.retry = 1000; load(); });
+  ws.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "standings" || message.type === "paired") load();
+  });
+  ws.addEventListener("close", (event) => {
+    if (link.ws !== ws || event.code === NOT_FOUND_CLOSE) return;
+    window.setTimeout(() => { if (link.ws === ws) connect(); }, link.retry);
+    link.retry = Math.min(link.retry * 2, FALLBACK_POLL_MS);
+  });
 }
 
 function act(what) {
@@ -112,8 +161,14 @@ function act(what) {
 async function main() {
   await initI18n();
   for (const what of ["join", "pause", "withdraw", "berserk"]) byId(`t-${what}`).addEventListener("click", act(what));
+  wireSignals();
+  window.schottenTournament = {
+    get signals() { return signalCounts(); },
+    get socket() { return socketOpen(); },
+  };
   await load();
-  setInterval(load, POLL_MS);
+  connect();
+  setInterval(() => socketOpen() || load(), FALLBACK_POLL_MS);
   setInterval(() => seen && (byId("t-status").textContent = statusText(seen)), 1000);
 }
 
