@@ -7,7 +7,9 @@
 | ``paired``    | the paired player's sockets only (their session's)   | ``tournament``, ``game``, ``url`` |
 
 The standings change when a game ends; a player joins, withdraws, pauses or goes berserk; a wave or
-a round is paired; the tournament starts, ends or is cancelled.
+a round is paired; the tournament starts, ends or is cancelled. A process tells ``standings`` at most
+once every ``STANDINGS_EVERY`` seconds per tournament (a change within that time is told at its end):
+each event makes every open page read the tournament, and a busy arena ends several games a second.
 No event carries a standing or a card: the page reads ``GET /api/tournaments/{id}`` (the public view,
 which also sets the seat cookie). The socket's origin, address quota and flood limit are a player
 socket's (``games.channels``); a guest may watch. Each event is also handed to ``relay`` (the cluster,
@@ -19,6 +21,7 @@ writer's): the work is done on the event loop given to ``bind``.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,6 +39,8 @@ KIND = "tournament"
 """The kind of the cluster events that carry a tournament's message."""
 NOT_FOUND_CLOSE = 4404
 """The close code of a socket opened for a tournament that does not exist."""
+STANDINGS_EVERY = 1.0
+"""The fewest seconds between two ``standings`` events of one tournament from one process."""
 
 
 class TournamentChannel:
@@ -51,14 +56,19 @@ class TournamentChannel:
         """Where an event is handed for the other processes (the service sets it when clustered)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._open: dict[int, set[Connection]] = {}
+        self._told: dict[int, float] = {}
+        """When (the loop's time) each tournament's last ``standings`` went out from here."""
+        self._due: set[int] = set()
+        """The tournaments whose next ``standings`` waits for the end of ``STANDINGS_EVERY``."""
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop that serves the sockets and relays the events."""
         self._loop = loop
 
     def changed(self, tournament_id: int) -> None:
-        """The tournament's standings changed: every socket of it is told, here and elsewhere."""
-        self._soon(self._tell, tournament_id, None, {"type": "standings", "tournament": tournament_id})
+        """The tournament's standings changed: every socket of it is told, here and elsewhere (at
+        once, or at the end of ``STANDINGS_EVERY`` after the last time)."""
+        self._soon(self._standings, tournament_id)
 
     def paired(self, tournament_id: int, player: int, game_id: str) -> None:
         """``player`` was paired in the tournament: their sockets of it are told the table."""
@@ -81,6 +91,23 @@ class TournamentChannel:
     def open_count(self, tournament_id: int) -> int:
         """How many sockets of the tournament are open here."""
         return len(self._open.get(tournament_id, ()))
+
+    def _standings(self, tournament_id: int) -> None:
+        loop = self._loop
+        if loop is None or tournament_id in self._due:
+            return
+        wait = self._told.get(tournament_id, -math.inf) + STANDINGS_EVERY - loop.time()
+        if wait <= 0:
+            self._tell_standings(tournament_id)
+            return
+        self._due.add(tournament_id)
+        loop.call_later(wait, self._tell_standings, tournament_id)
+
+    def _tell_standings(self, tournament_id: int) -> None:
+        assert self._loop is not None
+        self._due.discard(tournament_id)
+        self._told[tournament_id] = self._loop.time()
+        self._tell(tournament_id, None, {"type": "standings", "tournament": tournament_id})
 
     def _tell(self, tournament_id: int, player: int | None, message: dict[str, Any]) -> None:
         self.deliver(tournament_id, player, message)
