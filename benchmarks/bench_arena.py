@@ -2,12 +2,13 @@
 
 For 1 and 3 ``schotten serve`` processes behind nginx (one PostgreSQL, one Redis; tests/web/cluster.py
 starts them), ``--players`` accounts (200) join a 5-minute arena. Each player is a client through
-nginx that does what the tournament page does: it asks ``GET /api/tournaments/{id}`` every
-``--poll`` seconds (3, the page's interval) while it waits, and once paired plays its game on the
-game's WebSocket with random legal actions at full speed. After ``--seconds`` of the arena (120)
+nginx that does what the tournament page does: while it waits it keeps the tournament's socket
+open and reads ``GET /api/tournaments/{id}`` on opening and after each event (one read at a time),
+and once paired plays its game on the game's WebSocket with random legal actions at full speed,
+then comes back to the tournament. After ``--seconds`` of the arena (120)
 the clients stop and the figures are taken: games paired and finished, actions per second, the
 round trip of an action (sent, until the acting seat's socket gets the state with the new
-version) and of the standings request (median and 99th percentile), the wait between the end of a
+version) and of the tournament read (median and 99th percentile), the wait between the end of a
 player's game and their next pairing as the client sees it, players found in two running games at
 once (must be 0) and whether every process answers the same standings. On one machine every
 configuration shares its 2 cores with PostgreSQL, Redis, nginx and the clients. Nothing is
@@ -106,28 +107,63 @@ class Player:
         self.cookies, self.rng, self.figures = cookies, random.Random(seed), figures
         self.ticket = next(value for name, value in cookies.items() if f"tournament_{tournament}" in name)
 
-    async def run(self, stop: float, poll: float) -> None:
-        """Poll while waiting, play when paired; the game counted in ``figures``."""
+    async def run(self, stop: float) -> None:
+        """Wait on the tournament page, play when paired, come back to the page; until ``stop``."""
         ended: float | None = None
         played: set[str] = set()
-        await asyncio.sleep(self.rng.uniform(0, poll))
         while time.monotonic() < stop:
+            game = await self.wait(played, stop)
+            if game is None:
+                return
+            played.add(game)
+            self.figures.paired += 1
+            if ended is not None:
+                self.figures.waits.append(time.monotonic() - ended)
+            await self.play(game, stop)
+            ended = time.monotonic()
+
+    async def wait(self, played: set[str], stop: float) -> str | None:
+        """What the tournament page does: its socket open, the tournament read on opening and after
+        each event (one read at a time, one more if events came meanwhile), until ``you`` shows a new
+        game; None at ``stop``."""
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        url = f"{self.ws_base}/ws/tournaments/{self.tournament}"
+        news = asyncio.Event()
+        news.set()
+        try:
+            async with connect(url, open_timeout=10, additional_headers={"cookie": cookie}) as socket:
+                listening = asyncio.create_task(self.listen(socket, news))
+                try:
+                    return await self.read_until_paired(news, played, stop)
+                finally:
+                    listening.cancel()
+        except (TimeoutError, OSError, WebSocketException) as error:
+            self.figures.errors[f"tournament socket: {type(error).__name__}"] += 1
+            await asyncio.sleep(1)
+            return None if time.monotonic() >= stop else await self.wait(played, stop)
+
+    async def listen(self, socket: ClientConnection, news: asyncio.Event) -> None:
+        """Set ``news`` at each ``standings`` or ``paired`` event."""
+        async for raw in socket:
+            if json.loads(raw).get("type") in ("standings", "paired"):
+                news.set()
+
+    async def read_until_paired(self, news: asyncio.Event, played: set[str], stop: float) -> str | None:
+        while True:
+            try:
+                await asyncio.wait_for(news.wait(), max(stop - time.monotonic(), 0.01))
+            except TimeoutError:
+                return None
+            news.clear()
             sent = time.perf_counter()
             status, view, _ = await self.http("GET", f"/api/tournaments/{self.tournament}", self.cookies)
             self.figures.poll_latencies.append(time.perf_counter() - sent)
-            you = view.get("you") if status == 200 and isinstance(view, dict) else None
-            game = (you or {}).get("game")
-            if game and game not in played:
-                played.add(game)
-                self.figures.paired += 1
-                if ended is not None:
-                    self.figures.waits.append(time.monotonic() - ended)
-                await self.play(game, stop)
-                ended = time.monotonic()
-                continue
             if status != 200:
-                self.figures.errors[f"poll {status}"] += 1
-            await asyncio.sleep(poll)
+                self.figures.errors[f"tournament read {status}"] += 1
+                continue
+            game = (view.get("you") or {}).get("game")
+            if game and game not in played:
+                return str(game)
 
     async def play(self, game: str, stop: float) -> None:
         """Random legal actions on the game's socket until it is over (or the run's end)."""
@@ -205,7 +241,7 @@ async def arena(cluster: Cluster, figures: Figures, args: argparse.Namespace) ->
     stop = time.monotonic() + args.seconds
     players = [Player(http, cluster.url.replace("http://", "ws://"), tid, jar, n, figures)
                for n, jar in enumerate(cookies)]
-    await asyncio.gather(*(player.run(stop, args.poll) for player in players))
+    await asyncio.gather(*(player.run(stop) for player in players))
     figures.doubled, figures.same_standings = await check(cluster, http, tid, cookies[0])
     http.pool.shutdown()
 
@@ -266,9 +302,9 @@ def spread(values: list[float], scale: float = 1000.0, digits: int = 0) -> str:
 def show(runs: list[Figures], args: argparse.Namespace) -> None:
     """Print the table of every configuration's figures."""
     print(f"a 5-minute arena of {args.players} random-move players through nginx, {args.seconds:g} s of it "
-          f"measured, standings polled every {args.poll:g} s while waiting:")
+          "measured; a waiting player reads the tournament when its socket says so:")
     header = ("processes", "paired", "finished", "given up", "actions/s", "action p50/p99 ms",
-              "standings p50/p99 ms", "re-pairing wait p50/p99 s", "doubled", "same standings")
+              "tournament read p50/p99 ms", "re-pairing wait p50/p99 s", "doubled", "same standings")
     rows = [header]
     for f in runs:
         rows.append((str(f.processes), str(f.paired), str(f.finished), str(f.given_up),
@@ -290,7 +326,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=120.0, help="seconds of the arena measured")
-    parser.add_argument("--poll", type=float, default=3.0, help="seconds between two standings requests")
     parser.add_argument("--processes", type=int, nargs="+", default=list(PROCESSES))
     parser.add_argument("--short", action="store_true", help="a quick run for CI: 20 players, 20 s")
     args = parser.parse_args()
