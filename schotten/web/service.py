@@ -14,6 +14,7 @@
 | ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
 | ``community.blocks.Blocks``, ``community.follows.Follows`` | blocks and follows between players |
 | ``games.channels.Channels`` | each signed-in player's own socket (``/ws/me``), across processes |
+| ``games.closing.Closing`` | a banned account's or a logged-out session's sockets closed on every process |
 | ``tournaments.running.Tournaments`` | tournaments, their director and sockets (``/ws/tournaments/{id}``) |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
@@ -42,6 +43,7 @@ from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Tabl
 from .core.settings import WebSettings
 from .core.vocab import Status
 from .edge.quotas import UNKNOWN_ADDRESS
+from .games import closing
 from .games.ai import AiPool
 from .games.authority import Authority
 from .games.channels import KIND, Channels
@@ -93,10 +95,12 @@ class GameService:
         self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed(), self.chat,
                                    self.cluster)
         self.channels = Channels(settings, self.authority.accounts, self.authority.quotas)
+        self.closing = closing.Closing(self.authority.games, self.channels)
         if peers is not None:
             peers.serve(self.authority)
             peers.hear(KIND, self.channels.heard)
-            self.channels.relay = peers.relay
+            peers.hear(closing.KIND, self.closing.heard)
+            self.channels.relay = self.closing.relay = peers.relay
         self.db = self.authority.context.db
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)
