@@ -138,3 +138,66 @@ def test_nothing_moves_under_reduced_motion(pages: Browser, server: LiveServer) 
     page.emulate_media(reduced_motion="no-preference")
     duration = "() => getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
     assert page.evaluate(duration) != "0s"
+
+
+ROLES = """() => ({
+  cells: document.querySelectorAll('.board-grid[role=grid] > #board[role=row] > .col[role=gridcell]').length,
+  listbox: document.querySelector('#hand').getAttribute('role'),
+  options: document.querySelectorAll('#hand > .card[role=option]').length,
+  cards: document.querySelectorAll('#hand .card').length,
+  selected: [...document.querySelectorAll('#hand [aria-selected=true]')].map((n) => n.dataset.card),
+})"""
+WHERE = """() => {
+  const node = document.activeElement;
+  if (!node || node === document.body) return 'body';
+  const area = node.closest('#hand, #board');
+  return area ? area.id : node.id || node.tagName;
+}"""
+STONE = "() => document.activeElement.dataset.stone"
+
+
+def tab_stops(page: Any, start: str, most: int = 120) -> list[str]:
+    """Where each Tab press puts the focus, from ``start`` until the focus comes back to it."""
+    page.focus(start)
+    first = page.evaluate(WHERE)
+    stops: list[str] = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(WHERE))
+        if stops[-1] in (first, "body"):
+            return stops
+    raise AssertionError(f"Tab never came back to {start}: {stops}")
+
+
+def test_the_hand_is_a_listbox_and_the_board_a_grid_each_one_tab_stop(pages: Browser, server: LiveServer) -> None:
+    """The hand is a listbox of options (the chosen card selected), the board a grid of one row with a
+    cell per stone; Tab enters each once; the arrow keys, Home and End move inside without wrapping;
+    axe still finds nothing serious once a card is chosen."""
+    page = pages.page()
+    create_table(page, server.url, "Keys", "base")
+    page.wait_for_function("() => document.querySelector('#status').dataset.mine === '1'")
+    roles = page.evaluate(ROLES)
+    assert roles == {**roles, "cells": 9, "listbox": "listbox", "options": roles["cards"], "selected": []}
+    page.focus("#hand .card[tabindex='0']")
+    page.keyboard.press("ArrowLeft")
+    first = page.evaluate("() => document.activeElement.dataset.card")
+    page.keyboard.press("End")
+    last = page.evaluate("() => document.activeElement.dataset.card")
+    assert last != first and page.evaluate("() => document.activeElement.matches('#hand .card:last-child')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .col.target")
+    assert page.evaluate(ROLES)["selected"] == [last]
+    stops = tab_stops(page, "#blind-toggle")
+    assert stops.count("hand") == 1 and stops.count("board") == 1, stops
+    page.keyboard.press("4")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(STONE) == "4"
+    page.keyboard.press("End")
+    assert page.evaluate(STONE) == "9"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(STONE) == "9"
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(STONE) == "1"
+    problems = blocking(page)
+    assert not problems, "\n".join(problems)
