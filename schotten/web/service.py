@@ -11,6 +11,7 @@
 | ``players.accounts.Accounts`` | accounts, passwords and sessions                            |
 | ``reviews.requests.Reviews`` | finished games' reviews: the queue and this process's worker |
 | ``analysis.board.AnalysisBoard`` | the analysis board: a pasted position's figures |
+| ``analysis.editor.Editor`` | the analysis board's hand editor: one edit of a position |
 | ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
 | ``community.blocks.Blocks``, ``community.follows.Follows`` | blocks and follows between players |
 | ``games.channels.Channels`` | each signed-in player's own socket (``/ws/me``), across processes |
@@ -35,6 +36,7 @@ from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
 from .analysis.board import AnalysisBoard
+from .analysis.editor import Editor
 from .analysis.live import LiveAnalysis
 from .community.blocks import Blocks
 from .community.follows import Follows
@@ -110,6 +112,7 @@ class GameService:
         queue = ReviewQueue(self.store, settings.review_lease)
         self.reviews = Reviews(self.authority.context, queue, ReviewWorker(queue, settings))
         self.analysis = AnalysisBoard(settings.analysis_iterations, settings.analysis_rate, self.ai)
+        self.editor = Editor(settings.analysis_edit_rate)
         self.live_analysis = LiveAnalysis(self.authority, settings.analysis_iterations)
         self.tournaments = Tournaments(self.authority)
         if peers is not None:
