@@ -11,9 +11,11 @@
 | ``players.accounts.Accounts`` | accounts, passwords and sessions                            |
 | ``reviews.requests.Reviews`` | finished games' reviews: the queue and this process's worker |
 | ``analysis.board.AnalysisBoard`` | the analysis board: a pasted position's figures |
+| ``analysis.editor.Editor`` | the analysis board's hand editor: one edit of a position |
 | ``analysis.live.LiveAnalysis`` | one's own game in play analysed, at a table with hints on |
 | ``community.blocks.Blocks``, ``community.follows.Follows`` | blocks and follows between players |
 | ``games.channels.Channels`` | each signed-in player's own socket (``/ws/me``), across processes |
+| ``games.closing.Closing`` | a banned account's or a logged-out session's sockets closed on every process |
 | ``tournaments.running.Tournaments`` | tournaments, their director and sockets (``/ws/tournaments/{id}``) |
 
 ``GameService`` starts and stops them and answers the read-only requests (the lobby, a
@@ -34,6 +36,7 @@ from starlette.websockets import WebSocket
 
 from ..engine.record import record_of
 from .analysis.board import AnalysisBoard
+from .analysis.editor import Editor
 from .analysis.live import LiveAnalysis
 from .community.blocks import Blocks
 from .community.follows import Follows
@@ -42,6 +45,7 @@ from .core.schemas import ClosedOffer, CreateTable, GameSummary, SeatGrant, Tabl
 from .core.settings import WebSettings
 from .core.vocab import Status
 from .edge.quotas import UNKNOWN_ADDRESS
+from .games import closing
 from .games.ai import AiPool
 from .games.authority import Authority
 from .games.channels import KIND, Channels
@@ -93,10 +97,12 @@ class GameService:
         self.authority = Authority(settings, self.store, self.ai, lambda: self.new_seed(), self.chat,
                                    self.cluster)
         self.channels = Channels(settings, self.authority.accounts, self.authority.quotas)
+        self.closing = closing.Closing(self.authority.games, self.channels)
         if peers is not None:
             peers.serve(self.authority)
             peers.hear(KIND, self.channels.heard)
-            self.channels.relay = peers.relay
+            peers.hear(closing.KIND, self.closing.heard)
+            self.channels.relay = self.closing.relay = peers.relay
         self.db = self.authority.context.db
         self.games: dict[str, LiveGame] = self.authority.games
         self.rematches = Rematcher(self.authority)
@@ -106,6 +112,7 @@ class GameService:
         queue = ReviewQueue(self.store, settings.review_lease)
         self.reviews = Reviews(self.authority.context, queue, ReviewWorker(queue, settings))
         self.analysis = AnalysisBoard(settings.analysis_iterations, settings.analysis_rate, self.ai)
+        self.editor = Editor(settings.analysis_edit_rate)
         self.live_analysis = LiveAnalysis(self.authority, settings.analysis_iterations)
         self.tournaments = Tournaments(self.authority)
         if peers is not None:

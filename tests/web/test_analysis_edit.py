@@ -17,8 +17,9 @@ from schotten.engine import GameState, Settings
 from schotten.engine.cards import JOKER, card_str
 from schotten.engine.errors import NotationError
 from schotten.engine.position import format_position, parse_position
-from schotten.web.analysis.editor import edit_position
+from schotten.web.analysis.editor import EDITS, edit_position
 from schotten.web.app import create_app
+from schotten.web.edge.quotas import TOO_MANY
 
 
 @pytest.fixture
@@ -232,3 +233,22 @@ def test_the_best_moves_come_with_their_parts(client: TestClient) -> None:
     best = answer.json()["best"]
     assert best and all(b["parts"]["action"] == b["action"] for b in best)
     assert {b["parts"]["kind"] for b in best} <= {"play", "pass"}
+
+
+def test_edits_have_a_rate_of_their_own_per_address(tmp_path: Path) -> None:
+    """Over ``analysis_edit_rate`` an edit is 429 with its sentence, what the page says and Retry-After;
+    analyses, counted apart, are still answered."""
+    settings = test_settings(tmp_path, database_url=f"sqlite:///{tmp_path / 'games.db'}", review_workers=0,
+                             analysis_iterations=4, analysis_edit_rate="2/minute", analysis_rate="5/minute")
+    position = dealt()
+    with TestClient(create_app(settings)) as client:
+        answers = [edit(client, position, None) for _ in range(3)]
+        assert [answer.status_code for answer in answers] == [200, 200, 429]
+        refused = answers[-1]
+        wait = refused.headers["retry-after"]
+        assert 55 <= int(wait) <= 60, wait
+        assert refused.json() == {
+            "error": f"too many edits of a position from your address (at most 2 per 1 minute): try again in "
+                     f"{wait} s",
+            "say": {"text": TOO_MANY[EDITS], "params": {"wait": f"{wait} s"}}}
+        assert client.post("/api/analysis", json={"position": position}).status_code == 200

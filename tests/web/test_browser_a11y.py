@@ -2,13 +2,16 @@
 (``axe-playwright-python``) finds no serious or critical violation on any page (the lobby, a game,
 a replay, the rules, the account page, the analysis board, the leaderboard, a player's profile,
 the moderators' page; the lobby, the account page and the moderators' page also as a signed-in
-moderator sees them) in the light and the dark colour scheme and in a phone's viewport (the game
-page also in its screen-reader mode); under ``prefers-reduced-motion`` nothing moves."""
+moderator sees them) in the light and the dark theme (the system's, then the switch's) and in a
+phone's viewport (the game page also in its screen-reader mode); the theme switch is kept and drawn
+from the first frame; the hand is a listbox and the board a grid; under ``prefers-reduced-motion``
+nothing moves."""
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,6 +22,7 @@ import pytest
 from browser_helpers import DESKTOP, Browser, LiveServer, create_table, finished_friend_game
 from helpers_ratings import PASSWORD, SERIES_EVERY, play_series, sign_up
 
+from schotten.web.core.settings import WebSettings
 from schotten.web.players import ratings
 from schotten.web.storage.store import Store
 
@@ -138,3 +142,121 @@ def test_nothing_moves_under_reduced_motion(pages: Browser, server: LiveServer) 
     page.emulate_media(reduced_motion="no-preference")
     duration = "() => getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
     assert page.evaluate(duration) != "0s"
+
+
+ROLES = """() => ({
+  cells: document.querySelectorAll('.board-grid[role=grid] > #board[role=row] > .col[role=gridcell]').length,
+  listbox: document.querySelector('#hand').getAttribute('role'),
+  options: document.querySelectorAll('#hand > .card[role=option]').length,
+  cards: document.querySelectorAll('#hand .card').length,
+  selected: [...document.querySelectorAll('#hand [aria-selected=true]')].map((n) => n.dataset.card),
+})"""
+WHERE = """() => {
+  const node = document.activeElement;
+  if (!node || node === document.body) return 'body';
+  const area = node.closest('#hand, #board');
+  return area ? area.id : node.id || node.tagName;
+}"""
+STONE = "() => document.activeElement.dataset.stone"
+
+
+def tab_stops(page: Any, start: str, most: int = 120) -> list[str]:
+    """Where each Tab press puts the focus, from ``start`` until the focus comes back to it."""
+    page.focus(start)
+    first = page.evaluate(WHERE)
+    stops: list[str] = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(WHERE))
+        if stops[-1] in (first, "body"):
+            return stops
+    raise AssertionError(f"Tab never came back to {start}: {stops}")
+
+
+def test_the_hand_is_a_listbox_and_the_board_a_grid_each_one_tab_stop(pages: Browser,
+                                                                      server: LiveServer) -> None:
+    """The hand is a listbox of options (the chosen card selected), the board a grid of one row with a
+    cell per stone; Tab enters each once; the arrow keys, Home and End move inside without wrapping;
+    axe still finds nothing serious once a card is chosen."""
+    page = pages.page()
+    create_table(page, server.url, "Keys", "base")
+    page.wait_for_function("() => document.querySelector('#status').dataset.mine === '1'")
+    roles = page.evaluate(ROLES)
+    assert roles == {**roles, "cells": 9, "listbox": "listbox", "options": roles["cards"], "selected": []}
+    page.focus("#hand .card[tabindex='0']")
+    page.keyboard.press("ArrowLeft")
+    first = page.evaluate("() => document.activeElement.dataset.card")
+    page.keyboard.press("End")
+    last = page.evaluate("() => document.activeElement.dataset.card")
+    assert last != first and page.evaluate("() => document.activeElement.matches('#hand .card:last-child')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .col.target")
+    assert page.evaluate(ROLES)["selected"] == [last]
+    stops = tab_stops(page, "#blind-toggle")
+    assert stops.count("hand") == 1 and stops.count("board") == 1, stops
+    page.keyboard.press("4")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(STONE) == "4"
+    page.keyboard.press("End")
+    assert page.evaluate(STONE) == "9"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(STONE) == "9"
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(STONE) == "1"
+    problems = blocking(page)
+    assert not problems, "\n".join(problems)
+
+
+FIRST_FRAME = """requestAnimationFrame(() => {
+  window.firstFrameTheme = document.documentElement.dataset.theme || null;
+});"""
+THEME = "() => document.documentElement.dataset.theme"
+BACKGROUND = "() => getComputedStyle(document.documentElement).backgroundColor"
+
+
+def test_every_page_sets_its_theme_before_it_is_drawn() -> None:
+    """Each page runs theme-boot.js as a classic script in its head, before any stylesheet, and has the
+    switch with its three choices in the top bar."""
+    pages = sorted(WebSettings().static_dir.glob("*.html"))
+    assert len(pages) >= 12
+    for page in pages:
+        html = page.read_text()
+        head = html.split("</head>", 1)[0]
+        boot = head.find('<script src="/static/js/theme-boot.js"></script>')
+        assert 0 <= boot < head.find('rel="stylesheet"'), page.name
+        assert '<script type="module" src="/static/js/theme.js"></script>' in head, page.name
+        topbar = html.split('<header class="topbar">', 1)[1].split("</header>", 1)[0]
+        choices = re.findall(r'<option value="(\w+)"', topbar.split('id="theme"', 1)[1])
+        assert choices == ["system", "light", "dark"], page.name
+
+
+def test_the_theme_switch_is_kept_and_drawn_from_the_first_frame(pages: Browser, server: LiveServer) -> None:
+    """System dark: dark. Light chosen: light at once, on a reload from the first frame, on another
+    page; System again follows the system as it changes; Dark chosen over a light system: axe finds
+    nothing serious on the lobby."""
+    page = pages.page(color_scheme="dark")
+    page.add_init_script(FIRST_FRAME)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#create")
+    assert page.evaluate(THEME) == "dark"
+    dark = page.evaluate(BACKGROUND)
+    page.select_option("#theme", "light")
+    assert page.evaluate(THEME) == "light" and page.evaluate(BACKGROUND) != dark
+    page.reload()
+    page.wait_for_function("() => window.firstFrameTheme !== undefined")
+    assert page.evaluate("() => window.firstFrameTheme") == "light"
+    page.goto(f"{server.url}/rules")
+    page.wait_for_selector("main")
+    assert page.evaluate(THEME) == "light" and page.input_value("#theme") == "light"
+    page.select_option("#theme", "system")
+    assert page.evaluate(THEME) == "dark"
+    page.emulate_media(color_scheme="light")
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
+    page.select_option("#theme", "dark")
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#create")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.firstFrameTheme") == "dark"
+    problems = blocking(page)
+    assert not problems, "\n".join(problems)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
+from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,10 @@ from test_moderation import Browser, member
 from test_postgres import database_url, server_url  # noqa: F401  (fixtures)
 
 from schotten.web.app import create_app
+from schotten.web.core.settings import WebSettings
 from schotten.web.players.identity import SESSION_COOKIE
+from schotten.web.players.mail import MAILS
+from schotten.web.routes import i18n
 from schotten.web.routes.recovery import BAD_CODE, BAD_LINK, NO_MAIL, RESET_COOKIE, SENT
 from schotten.web.storage.db import AccountRow
 from schotten.web.storage.recovery_rows import AccountTokenRow, RecoveryCodeRow
@@ -35,6 +39,7 @@ PASSWORD = "correct horse battery"
 NEW_PASSWORD = "a brand new password"
 TEST_TOOLS = {"mail.log", "httpx2"}
 """The loggers of the test's own SMTP server and client (they see the secrets the test sends)."""
+PLACEHOLDER = re.compile(r"\{\w+\}")
 LINK = re.compile(r"http://[^/\s]+(/(?:reset|confirm-email)\?token=[A-Za-z0-9_-]+)")
 
 
@@ -187,6 +192,52 @@ def test_forgot_by_address_and_a_used_link_voids_the_others(client: TestClient,
     first, second = (link_in(mail) for mail in box.wait(3)[1:])
     assert reset_with(client, second)[1].status_code == 200
     assert reset_with(client, first, "yet another password")[1].status_code == 403
+
+
+def subject_of(mail: Message) -> str:
+    """A mail's subject, decoded."""
+    return str(make_header(decode_header(mail["Subject"])))
+
+
+def test_the_mails_are_in_the_language_of_the_page_that_asks(tmp_path: Path, url: str,
+                                                             inbox: tuple[Inbox, int]) -> None:
+    """The confirmation asked from a page in Portuguese (Accept-Language) comes in Portuguese, the reset
+    link asked from a page in Catalan (the ``lang`` cookie) in Catalan; both links work."""
+    settings = app_settings(tmp_path, url, inbox[1], locale_dir=WebSettings().locale_dir)
+    with TestClient(create_app(settings)) as client:
+        in_languages(client, inbox[0])
+
+
+def in_languages(client: TestClient, box: Inbox) -> None:
+    """The body of ``test_the_mails_are_in_the_language_of_the_page_that_asks``, on the shipped
+    catalogues."""
+    ann = member(client, "Ann")
+    asked = ann.request("POST", "/api/account/email", json={"password": PASSWORD, "email": "ann@example.org"},
+                        headers={"accept-language": "pt-PT,pt;q=0.9,en;q=0.5"})
+    assert asked.status_code == 202
+    mail = box.wait(1)[0]
+    assert subject_of(mail) == "Confirme o seu endereço de e-mail" and mail["Content-Language"] == "pt"
+    text = mail.get_payload(decode=True).decode()
+    assert text.startswith("Para confirmar este endereço para a conta Schotten Totten Ann, abra")
+    assert visit(Browser(client), link_in(mail)).headers["location"] == "/account?email=confirmed"
+    catalan = Browser(client)
+    catalan.cookies["lang"] = "ca"
+    assert catalan.post("/api/recovery/forgot", {"name": "Ann"}).status_code == 202
+    mail = box.wait(2)[1]
+    assert subject_of(mail) == "Tria una contrasenya nova" and mail["Content-Language"] == "ca"
+    assert "Per triar una contrasenya nova per al compte de Schotten Totten Ann" in mail.get_payload(
+        decode=True).decode()
+    assert reset_with(client, link_in(mail))[1].status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["pt", "ca"])
+def test_every_mail_is_translated_with_its_placeholders(lang: str) -> None:
+    """Each mail's subject and text have a translation, with the English placeholders."""
+    table = i18n.messages(WebSettings().locale_dir, lang)
+    for wording in MAILS:
+        for msgid in (wording.subject, wording.text):
+            assert table.get(msgid, msgid) != msgid, (lang, msgid)
+            assert PLACEHOLDER.findall(table[msgid]) == PLACEHOLDER.findall(msgid), (lang, msgid)
 
 
 def test_forgot_says_the_same_whatever_it_names(client: TestClient, inbox: tuple[Inbox, int]) -> None:

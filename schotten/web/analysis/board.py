@@ -38,7 +38,8 @@ class AnalysisBoard:
         budget = self._budget(iterations)
         refused = self.rates.hit(f"address:{address}")
         if refused is not None:
-            raise quotas.LimitError(quotas.over_rate(refused, WHAT), refused[1])
+            raise quotas.LimitError(quotas.over_rate(refused, WHAT), refused[1],
+                                    quotas.over_rate_said(refused, WHAT))
         async with self.ai.lanes[SEARCH].slot(lambda: True):
             return await asyncio.to_thread(figures, state, budget)
 

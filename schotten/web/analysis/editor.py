@@ -4,7 +4,8 @@ alone says whether a table is possible. The answer lists every place's cards for
 
 A place is written ``hand:1``, ``stone:3:1`` (seat 1's side of stone 3), ``stone:3`` (the stone
 itself: its combat modes), ``deck:clan``, ``deck:tactic`` or ``discard:1``; seats and stones are
-numbered from 1, as in the analysis's figures.
+numbered from 1, as in the analysis's figures. ``Editor`` answers ``POST /api/analysis/edit`` within
+``analysis_edit_rate`` per address (429 beyond, with its sentence).
 """
 
 from __future__ import annotations
@@ -18,8 +19,12 @@ from ...engine.cards import BLUFF, MODE_BLUFF, MODE_MUD, MUD, NUM_CLAN, NUM_STON
 from ...engine.errors import NotationError
 from ...engine.position import format_position, parse_position
 from ..core.errors import ServiceError
+from ..edge import quotas
+from ..edge.quotas import ExactWindow, Rates
 from .board import read_position
 
+EDITS = "edits of a position"
+"""What ``analysis_edit_rate`` counts, as its 429 says it."""
 MAX_PLACE = 20
 """The longest place name read (the longest real one, ``deck:tactic``, has 11 characters)."""
 _PLACE = re.compile(r"^(hand|discard):([12])$|^stone:([1-9])(?::([12]))?$|^deck:(clan|tactic)$")
@@ -62,6 +67,22 @@ def read_card(value: object) -> int:
         return parse_card(value)
     except NotationError as error:
         raise ServiceError(400, f"card: {error}") from None
+
+
+
+class Editor:
+    """Answers ``POST /api/analysis/edit``: ``edit_position``, at most ``rate`` per address."""
+
+    def __init__(self, rate: str) -> None:
+        self.rates = Rates("analysis_edit_rate", rate, ExactWindow())
+
+    def edit(self, position: object, change: object, address: str) -> dict[str, Any]:
+        """``edit_position(position, change)`` counted for ``address``; 429 over the rate (nothing read)."""
+        refused = self.rates.hit(f"address:{address}")
+        if refused is not None:
+            raise quotas.LimitError(quotas.over_rate(refused, EDITS), refused[1],
+                                    quotas.over_rate_said(refused, EDITS))
+        return edit_position(position, change)
 
 
 def edit_position(position: object, edit: object) -> dict[str, Any]:

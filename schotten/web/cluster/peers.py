@@ -14,7 +14,8 @@ whether it is the conductor (the process that plays the AI and keeps the clocks)
 - ``clocks``: a new conductor gave the running clocks back a time when no process served; every
   process catches up its timed games.
 - any other kind given a handler with ``hear`` (``player``: a message for a player's own socket,
-  ``games.channels``), told with ``relay``. (Each process notes every ``PRESENCE_EVERY`` s in the database
+  ``games.channels``; ``close``: a ban's or a log-out's sockets, ``games.closing``), told with
+  ``relay``. (Each process notes every ``PRESENCE_EVERY`` s in the database
   that it serves, while Redis can be reached.)
 
 A process alone (no Redis) tells nobody and is the conductor from its start. With Redis, the

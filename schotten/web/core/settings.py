@@ -122,6 +122,8 @@ class WebSettings:
     """The most iterations one analysis of ``POST /api/analysis`` may spend (asked for more: capped)."""
     analysis_rate: str = "10/minute;100/hour"
     """Analyses an address may ask for."""
+    analysis_edit_rate: str = "60/minute;600/hour"
+    """Edits of a position (``POST /api/analysis/edit``) an address may ask for."""
     # account recovery (``players.recovery``, docs/web/players.md)
     site_url: str = ""
     """The address the links of e-mails point to, e.g. ``https://schotten.example`` (default: ``address``)."""

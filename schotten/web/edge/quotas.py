@@ -54,7 +54,7 @@ never comes back is forgotten once its tables are joined, expired, finished or c
 
 TOO_MANY = {what: saying(f"Too many {what} from your address: try again in {{wait}}.")
             for what in ("tables opened", "entries into Play now", "accounts made",
-                                 "reviews asked for")}
+                                 "reviews asked for", "analyses", "edits of a position")}
 """What a page says of a rate exceeded (``over_rate``), by what was counted."""
 DROPPED = {what: saying(f"Too many messages from your address: {what} was dropped; try again in {{wait}}.")
            for what in ("this socket", "this message")}

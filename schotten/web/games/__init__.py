@@ -13,6 +13,7 @@ table). Where a change goes:
 | seats and spectators coming and going      | ``presence``                |
 | opening and joining tables                  | ``opening``                 |
 | the socket protocol, its limits             | ``sockets``, ``host``       |
+| a player's own socket; closing a ban's or a log-out's sockets | ``channels``, ``closing`` |
 | the log format, replay, the undo rule       | ``gamelog``                 |
 | the cache's size                            | ``eviction``                |
 

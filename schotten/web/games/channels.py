@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket
 from ..core.messages import ErrorCode, error_message
 from ..core.settings import WebSettings
 from ..edge.quotas import Quotas, address_of, over_rate
-from ..players.accounts import Accounts
+from ..players.accounts import Accounts, session_hash
 from ..players.identity import SESSION_COOKIE
 from ..players.seats import cookie_name
 from .sockets import LIMIT_CLOSE, Connection, RateLimit
@@ -65,6 +65,13 @@ class Channels:
         for conn in list(self._open.get(player, ())):
             conn.send(message)
 
+    def drop(self, match: Callable[[Connection], bool], code: int) -> int:
+        """Close every socket open here that ``match`` holds, with ``code``; how many."""
+        found = [conn for held in self._open.values() for conn in held if match(conn)]
+        for conn in found:
+            conn.drop(code)
+        return len(found)
+
     def open_count(self, player: int) -> int:
         """How many sockets ``player`` has open here."""
         return len(self._open.get(player, ()))
@@ -101,6 +108,7 @@ class Channels:
         conn = Connection(socket, None, self.settings.send_queue,
                           RateLimit(self.settings.flood_limit, self.settings.flood_window))
         conn.reader = account.id
+        conn.session = session_hash(session) if session else None
         self._open.setdefault(account.id, set()).add(conn)
         conn.start()
         conn.send({"type": "hello", "player": account.username})

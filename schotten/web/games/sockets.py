@@ -31,6 +31,7 @@ from ..core.errors import Say, say, saying
 from ..core.messages import ClientError, ClientMessage, ErrorCode, error_message, parse_client_message
 from ..core.settings import WebSettings
 from ..edge.quotas import Quotas, address_of, over_rate, over_rate_said
+from ..players.accounts import session_hash
 from ..players.identity import SESSION_COOKIE
 from ..players.seats import cookie_name, cookie_token
 
@@ -90,6 +91,8 @@ class Connection:
         self.seat = seat
         self.reader: int | None = None
         """The account of who reads through this socket (its seat's, else its session's), if any."""
+        self.session: str | None = None
+        """The hash of the session cookie the socket was opened with (``accounts.session_hash``), if any."""
         self.limit = limit
         self.closed = asyncio.Event()
         self.close_code = 1000
@@ -224,6 +227,7 @@ class SocketServer(Generic[G]):
             seat = await self.host.seat_of_session(game, session)
         limit = RateLimit(self.settings.flood_limit, self.settings.flood_window)
         conn = Connection(socket, seat, self.settings.send_queue, limit)
+        conn.session = session_hash(session) if session else None
         try:
             await self.host.identify(game, conn, session)
             self.host.enter(game, conn)

@@ -46,9 +46,11 @@ class NewAction:
 
 @dataclass(frozen=True, slots=True)
 class Done:
-    """An action taken: its log entry, and for a ban the games in progress to end (id, seat)."""
+    """An action taken: its log entry, the player's account, and for a ban the games in progress to
+    end (id, seat)."""
 
     entry: dict[str, Any]
+    player_id: int
     games: list[tuple[str, int]]
 
 
@@ -71,7 +73,7 @@ def act(store: Store, moderator: AccountRef, asked: NewAction, now: datetime) ->
                             hours=asked.hours, note=asked.note, report_id=asked.report, time=utc(now))
         session.add(row)
         session.flush()
-        return Done(_entry(row, moderator.username, player.username), games)
+        return Done(_entry(row, moderator.username, player.username), player.id, games)
 
 
 def _check(asked: NewAction) -> None:

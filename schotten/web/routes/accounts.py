@@ -185,10 +185,12 @@ class AccountRoutes:
         return found
 
     async def log_out(self, request: Request, response: Response) -> None:
-        """End the browser's session (nothing if it has none) and take its cookie away."""
+        """End the browser's session (nothing if it has none), close its sockets on every process and
+        take its cookie away."""
         old = session_id(request)
         if old is not None:
             await asyncio.to_thread(self.accounts.end_session, old)
+            self.service.closing.log_out(old)
         clear_session_cookie(response, request)
 
     async def checked(self, request: Request, password: str) -> AccountRef:

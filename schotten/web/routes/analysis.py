@@ -4,7 +4,7 @@ served by ``routes.pages``; docs/web/analysis.md).
 | route | answer |
 |---|---|
 | ``POST /api/analysis`` | 200 the position's figures; 400 not a position (the engine's sentence), 429 |
-| ``POST /api/analysis/edit`` | 200 the edited position, its places; 400 a bad edit or the engine's sentence |
+| ``POST /api/analysis/edit`` | 200 the edited position, its places; 400 a bad edit (its sentence); 429 |
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Any
 
 from fastapi import Body, FastAPI, Request
 
-from ..analysis.editor import edit_position
 from ..core.schemas import ErrorBody
 from ..edge.quotas import address_of
 from ..service import GameService
@@ -32,9 +31,9 @@ def install(app: FastAPI, service: GameService) -> None:
         return await service.analysis.analyse(fields.get("position"), fields.get("iterations"),
                                               address_of(request.client))
 
-    @app.post("/api/analysis/edit", responses={400: {"model": ErrorBody}})
-    async def edit_analysed_position(body: Any = Body(...)) -> dict[str, Any]:  # noqa: B008
+    @app.post("/api/analysis/edit", responses=_ERRORS)
+    async def edit_analysed_position(request: Request, body: Any = Body(...)) -> dict[str, Any]:  # noqa: B008
         """The position after one edit by hand (a card moved, or the seat to move switched), checked
         as the engine checks a position; without an edit, the position's places as they are."""
         fields = body if isinstance(body, dict) else {}
-        return edit_position(fields.get("position"), fields.get("edit"))
+        return service.editor.edit(fields.get("position"), fields.get("edit"), address_of(request.client))

@@ -30,8 +30,6 @@ from ..players.identity import viewer
 from ..players.standing import standing_of
 from ..service import GameService
 
-BANNED_CLOSE = 1008
-"""The WebSocket close code (policy violation) a banned player's sockets get."""
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 429)
 }
@@ -102,7 +100,8 @@ def install(app: FastAPI, service: GameService) -> None:
         done = await asyncio.to_thread(actions.act, store, by, asked, now())
         for game_id, seat in done.games:
             await service.authority.endings.forfeit_banned(game_id, seat)
-            _close_seat(service, game_id, seat)
+        if body.action == "ban":
+            service.closing.ban(done.player_id)
         return done.entry
 
     @app.get("/api/moderation/log", responses=_ERRORS)
@@ -129,10 +128,3 @@ def _with_evidence(service: GameService) -> list[dict[str, Any]]:
         item["standing"] = standing_of(store, player, now).as_dict()
     return found
 
-
-def _close_seat(service: GameService, game_id: str, seat: int) -> None:
-    """Close this process's sockets of ``seat`` in ``game_id``."""
-    game = service.games.get(game_id)
-    if game is not None:
-        for conn in [c for c in game.connections if c.seat == seat]:
-            conn.drop(BANNED_CLOSE)

@@ -14,7 +14,8 @@
 
 Asking and trying are counted per address (``recovery_rate``) and per account, name or e-mail
 address (``recovery_account_rate``), names of no account alike. E-mails are sent in a thread after
-the answer, so its time says nothing either; a token is never logged.
+the answer, so its time says nothing either; a token is never logged. They are worded in the
+language of the request that asks for them (the page's: ``lang`` cookie, else Accept-Language).
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ from ..core.errors import ServiceError
 from ..edge import quotas
 from ..players.accounts import PASSWORD_MAX, AccountRef, check_password, name_key
 from ..players.identity import viewer
-from ..players.mail import Mailer
-from ..players.recovery import EMAIL_MAX, Letter, check_email
+from ..players.mail import CONFIRM, RESET, Mailer, Words, worded
+from ..players.recovery import EMAIL_MAX, check_email
 from ..players.seats import cookie_name
 from ..players.standing import standing_of
 from ..service import GameService
+from . import i18n
 from .accounts import AccountRoutes, Who
 from .pages import static_page
 
@@ -174,10 +176,10 @@ class RecoveryRoutes:
         account = await self.accounts.checked(request, body.password)
         await self.count(request, f"account:{account.id}")
         letter = await asyncio.to_thread(self.recovery.ask_confirm, account, body.email)
-        self._mail(letter, "Confirm your e-mail address",
-                   f"To confirm this address for the Schotten Totten account {letter.username}, open\n\n"
-                   f"{self.site}/confirm-email?token={letter.token}\n\nThe link works once, for a day. "
-                   "If you did not ask for it, ignore this e-mail.\n")
+        lang, words = await self.words(request)
+        link = f"{self.site}/confirm-email?token={letter.token}"
+        subject, text = worded(CONFIRM, words, username=letter.username, link=link)
+        self._later(self._send(letter.to, subject, text, lang))
         return Pending(pending=body.email)
 
     async def remove_email(self, body: Password, request: Request) -> None:
@@ -205,22 +207,26 @@ class RecoveryRoutes:
             raise ServiceError(409, NO_MAIL)
         name = body.name.strip()
         await self.count(request, f"asked:{name.lower() if '@' in name else name_key(name)}")
-        self._later(self._send_resets(name))
+        self._later(self._send_resets(name, *await self.words(request)))
         return Sent(message=SENT)
 
-    async def _send_resets(self, name: str) -> None:
-        """Make and mail the reset links of what ``name`` names."""
+    async def words(self, request: Request) -> tuple[str, Words]:
+        """The language of the request (its ``lang`` cookie, else Accept-Language: the page's own) and
+        its words."""
+        lang = i18n.preferred(request.headers.get("accept-language"), request.cookies.get(i18n.LANG_COOKIE))
+        table = await asyncio.to_thread(i18n.messages, self.service.settings.locale_dir, lang)
+        return lang, lambda msgid: table.get(msgid) or msgid
+
+    async def _send_resets(self, name: str, lang: str, words: Words) -> None:
+        """Make and mail the reset links of what ``name`` names, in ``lang``."""
         try:
             letters = await asyncio.to_thread(self.recovery.ask_reset, name)
         except Exception as error:
             logger.warning("reset links could not be made (%s)", type(error).__name__)
             return
         for letter in letters:
-            await self._send(letter.to, "Choose a new password",
-                             f"To choose a new password for the Schotten Totten account {letter.username}, "
-                             f"open\n\n{self.site}/reset?token={letter.token}\n\nThe link works once, within "
-                             "the hour; your other browsers are then logged out. If you did not ask for it, "
-                             "ignore this e-mail: your password stays as it is.\n")
+            link = f"{self.site}/reset?token={letter.token}"
+            await self._send(letter.to, *worded(RESET, words, username=letter.username, link=link), lang)
 
     def reset_page(self, token: str | None) -> Response:
         """The reset page; a link's token moves into a short-lived cookie, out of the address bar."""
@@ -263,20 +269,18 @@ class RecoveryRoutes:
         await self.accounts.logged_in(account, request, response)
         return Who(username=account.username)
 
-    def _mail(self, letter: Letter, subject: str, text: str) -> None:
-        """Send the e-mail in a thread, after the answer (a failure is logged, never its token)."""
-        self._later(self._send(letter.to, subject, text))
-
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` after the answer, the task held until it is done."""
         task = asyncio.get_running_loop().create_task(work)
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
-    async def _send(self, to: str, subject: str, text: str) -> None:
+    async def _send(self, to: str, subject: str, text: str, lang: str) -> None:
+        """Send the e-mail in a thread (after the answer: ``_later``); a failure is logged, never its
+        token."""
         assert self.mailer is not None
         try:
-            await asyncio.to_thread(self.mailer.send, to, subject, text)
+            await asyncio.to_thread(self.mailer.send, to, subject, text, lang)
         except (OSError, smtplib.SMTPException) as error:
             logger.warning("an e-mail could not be sent (%s): the SMTP server did not take it",
                            type(error).__name__)

@@ -115,7 +115,7 @@ function columnNode(stone, index, opts) {
   const col = el("div", {
     class: classes.join(" "),
     data: { stone: number, action },
-    attrs: { "aria-label": t("Stone {n}", { n: number }), role: "group" },
+    attrs: { "aria-label": t("Stone {n}", { n: number }), role: opts.grid ? "gridcell" : "group" },
   },
   el("div", { class: "slot slot-top" }, stone.owner === top ? token : null),
   sideNode(stone, number, top, "top", opts),
@@ -145,7 +145,8 @@ function withProvisional(stones, play) {
  * onWhyNot(stone): what a click on one does,
  * marks: a Set of what to frame as the last turn ("seat:stone:card", "mode:stone:card",
  * "claim:stone"; see lastturn.js), over: bool (label every complete side), provisional:
- * {seat, stone, card} (a play shown on the board but not sent yet, class "provisional") or null}
+ * {seat, stone, card} (a play shown on the board but not sent yet, class "provisional") or null,
+ * grid: each stone a gridcell (the game page's board is a grid of one row, game.html)}
  */
 export function renderBoard(container, data, opts) {
   const shaped = data.stones.map((stone, i) => ({ ...stone, formations: data.formations ? data.formations[i] : null }));

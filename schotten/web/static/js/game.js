@@ -132,6 +132,7 @@ function drawBoard(moves, turn, ended) {
     marks: turnMarks(turn),
     over: msg.status === "over" || Boolean(ended),
     provisional: game.provisional && !ended ? { ...game.provisional, seat: msg.seat } : null,
+    grid: true,
   });
   byId("board").classList.toggle("round-end", Boolean(ended));
   rove();

@@ -1,7 +1,10 @@
-// Keyboard play a sighted keyboard user can follow: the hand and the board are one Tab stop each
-// with a roving focus (arrow keys, Home and End move inside them, as WAI-ARIA's grid pattern
-// describes), and the keys 1-9 go to a stone straight away. The focused stone wears its own
-// ring (style.css), so one can see which stone Enter will use.
+// Keyboard play a sighted keyboard user can follow: the hand (a listbox) and the board (a grid of
+// one row, a cell per stone) are one Tab stop each with a roving focus, as WAI-ARIA's listbox and
+// grid patterns describe: in the hand the arrow keys move from card to card; on the board ← →
+// move from stone to stone and ↑ ↓ among one stone's controls (the stone, its Claim button, the
+// cards one may pick on it); Home and End go to the first and the last. The keys 1-9 go to a
+// stone straight away. The focused stone wears its own ring (style.css), so one can see which
+// stone Enter will use.
 
 const AREAS = {
   hand: { selector: "#hand .card[tabindex]", kept: null },
@@ -9,6 +12,8 @@ const AREAS = {
 };
 const focus = { area: null };
 const NEXT = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+const ACROSS = { ArrowRight: 1, ArrowLeft: -1 };
+const ALONG = { ArrowDown: 1, ArrowUp: -1 };
 
 function itemKey(node) {
   return node.dataset.action || node.dataset.card || "";
@@ -50,17 +55,42 @@ function areaOf(node) {
   return Object.values(AREAS).find((area) => node.matches(area.selector));
 }
 
+function columnOf(node) {
+  return node.closest("#board .col");
+}
+
+/** The item of the hand a key goes to from `at` (null: none; the focus stays). */
+function handTarget(key, list, at) {
+  if (key in NEXT) return list[at + NEXT[key]] || null;
+  if (key === "Home") return list[0];
+  if (key === "End") return list[list.length - 1];
+  return null;
+}
+
+/** The control of the board a key goes to from `node`: ← → the next stone's first control, ↑ ↓
+ * the stone's next control, Home and End the first and the last stone's (null: the focus stays). */
+function boardTarget(key, list, node) {
+  const columns = [...new Set(list.map(columnOf))];
+  const first = (col) => (col ? list.find((item) => columnOf(item) === col) : null);
+  const at = columns.indexOf(columnOf(node));
+  if (key in ACROSS) return first(columns[at + ACROSS[key]]);
+  if (key in ALONG) {
+    const here = list.filter((item) => columnOf(item) === columns[at]);
+    return here[here.indexOf(node) + ALONG[key]] || null;
+  }
+  if (key === "Home") return first(columns[0]);
+  if (key === "End") return first(columns[columns.length - 1]);
+  return null;
+}
+
+/** Move the focus inside the hand or the board; whether the key was one of theirs. */
 function onArrow(event, node) {
   const area = areaOf(node);
-  if (!area) return false;
+  if (!area || !(event.key in NEXT || event.key === "Home" || event.key === "End")) return false;
   const list = items(area);
-  const at = list.indexOf(node);
-  let target = null;
-  if (event.key in NEXT) target = list[(at + NEXT[event.key] + list.length) % list.length];
-  else if (event.key === "Home") target = list[0];
-  else if (event.key === "End") target = list[list.length - 1];
-  if (!target) return false;
-  moveTo(area, target);
+  const target = area === AREAS.board ? boardTarget(event.key, list, node)
+    : handTarget(event.key, list, list.indexOf(node));
+  if (target) moveTo(area, target);
   return true;
 }
 

@@ -82,17 +82,22 @@ function handCard(text, moves) {
   const playable = phase === "PLAY" && !game.provisional && isPlayable(moves, text);
   const classes = [playable ? "playable" : "", returning ? "pickable" : "", text === game.selected ? "selected" : ""];
   const card = cardFace(text, { extraClass: classes.filter(Boolean).join(" "), data: { action: returning } });
-  if (playable || returning) {
-    card.tabIndex = 0;
-    card.setAttribute("role", "button");
-  }
+  card.setAttribute("role", "option");
+  card.setAttribute("aria-selected", String(text === game.selected));
+  if (playable || returning) card.tabIndex = 0;
+  else card.setAttribute("aria-disabled", "true");
   card.draggable = playable;
   return card;
 }
 
+/** One's own hand: a listbox (WAI-ARIA's pattern: one Tab stop, the arrow keys move from card to
+ * card, keyboard.js) whose selected option is the card chosen to play. */
 function handNode(cards, moves) {
   const shown = game.provisional ? cards.filter((c) => c !== game.provisional.card) : cards;
-  return el("div", { class: "hand", attrs: { id: "hand" } }, ...sortCards(shown, game.sortBy).map((c) => handCard(c, moves)));
+  return el("div", {
+    class: "hand",
+    attrs: { id: "hand", role: "listbox", "aria-orientation": "horizontal", "aria-label": t("Your hand") },
+  }, ...sortCards(shown, game.sortBy).map((c) => handCard(c, moves)));
 }
 
 /** A player's panel (`id`): name, clock, tactic cards played, hand (this seat's own, the hands

@@ -112,6 +112,7 @@ export function onRefused() {
 function markSelected() {
   for (const node of document.querySelectorAll("#hand .card")) {
     node.classList.toggle("selected", node.dataset.card === game.selected);
+    node.setAttribute("aria-selected", String(node.dataset.card === game.selected));
   }
 }
 
