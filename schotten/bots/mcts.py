@@ -50,6 +50,9 @@ Choices and simplifications:
 - ``MctsBot(read=True)`` (the bot ``mcts-read``) weighs its deals by how well they explain
   the opponent's plays this round (``reading.Reader``, sampling-importance-resampling among
   ``READ_TRIES`` deals a batch); the default deals uniformly.
+- ``MctsBot(valued=True)`` (the bot ``mcts-value``) cuts each playout after ``CUT_PLIES`` plays
+  and scores the position reached by the learned value (``value.value``, the searching seat's
+  chance of winning the round from its view of the deal); a round over before that scores as usual.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ from .policy import play_scores
 from .reading import Reader
 from .sample import Sampler
 from .simple import forced_action, legal_of
+from .value import value as learned_value
 
 DEFAULT_SECONDS = 0.2
 """The time per decision when no budget is given."""
@@ -98,6 +102,9 @@ RANDOM_SHARE = 0.05
 
 NEAR_BEST = 15.0
 """Playouts choose at random among the plays scoring within this of the best."""
+
+CUT_PLIES = 8
+"""With ``valued``: the plays a playout makes before the learned value scores its position."""
 
 
 
@@ -145,6 +152,7 @@ class MctsBot:
         candidates: int = CANDIDATES,
         anchor: bool = True,
         read: bool = False,
+        valued: bool = False,
     ) -> None:
         if (seconds is not None and seconds <= 0) or (iterations is not None and iterations < 1):
             raise ValueError("the budget is a positive number of seconds or of iterations")
@@ -155,8 +163,9 @@ class MctsBot:
         self.candidates = max(2, candidates)
         self.anchor = anchor
         self.read = read
-        if read:
-            self.name = "mcts-read"
+        self.cut = CUT_PLIES if valued else None
+        if read or valued:
+            self.name = "mcts-read" if read else "mcts-value"
         self.last_iterations = 0
         """The iterations the last decision ran (0 when it needed no search)."""
         self.root = Node(0)
@@ -177,7 +186,7 @@ class MctsBot:
         """Search the decision of ``seen`` within the budget; the id of the action found best."""
         if seen.seat is None or not seen.legal:
             raise ValueError("the search needs the view of the seat to move")
-        search = _Search(seen, self.seed, _Budget(self.iterations, self.seconds), self.read)
+        search = _Search(seen, self.seed, _Budget(self.iterations, self.seconds), self.read, self.cut)
         self.root = search.root
         best = search.run(self.candidates, self.anchor)
         self.last_iterations = search.budget.done
@@ -187,7 +196,9 @@ class MctsBot:
 class _Search:
     """One decision's search: sequential halving over root candidates, ISMCTS below them."""
 
-    def __init__(self, seen: View, seed: int, budget: _Budget, read: bool = False) -> None:
+    def __init__(
+        self, seen: View, seed: int, budget: _Budget, read: bool = False, cut: int | None = None
+    ) -> None:
         assert seen.seat is not None
         self.seen = seen
         self.me = seen.seat
@@ -196,6 +207,7 @@ class _Search:
         self.sampler = Sampler(seen)
         self.reader = Reader(seen, self.sampler.template) if read else None
         self.root = Node(1 - self.me)
+        self.cut = cut
 
     def deal(self) -> GameState:
         """A deal of the hidden cards for the next batch: uniform, or weighed by the reader."""
@@ -269,7 +281,7 @@ class _Search:
             child = self.root.children[action]
             child.avail += 1
             state.apply_id(action)
-            _descend(child, state, random.Random(seed), self.me, rounds_before)
+            _descend(child, state, random.Random(seed), self.me, rounds_before, self.cut)
             self.budget.done += 1
 
 
@@ -313,9 +325,11 @@ def _candidates(state: GameState, rng: random.Random, most: int) -> list[int]:
     return ids[:most]
 
 
-def _descend(start: Node, state: GameState, rng: random.Random, me: int, rounds_before: int) -> None:
+def _descend(
+    start: Node, state: GameState, rng: random.Random, me: int, rounds_before: int, cut: int | None = None
+) -> None:
     """One ISMCTS iteration below a root child, in the round ``rounds_before`` (its index): select,
-    expand one node, play out, back up."""
+    expand one node, play out (``cut``: see ``_playout``), back up."""
     node = start
     path = [start]
     c, alpha = WIDENING
@@ -338,7 +352,7 @@ def _descend(start: Node, state: GameState, rng: random.Random, me: int, rounds_
         path.append(node)
         if node.visits == 0:
             break
-    reward = _playout(state, rng, me, rounds_before)
+    reward = _playout(state, rng, me, rounds_before, cut)
     for n in path:
         n.visits += 1
         n.reward += reward if n.mover == me else 1.0 - reward
@@ -381,14 +395,21 @@ def playout(state: GameState, rng: random.Random, me: int) -> float:
     return _playout(state, rng, me, len(state.round_outcomes))
 
 
-def _playout(state: GameState, rng: random.Random, me: int, rounds_before: int) -> float:
-    """Play the round out with the policy, claiming whenever possible; the reward for ``me``."""
+def _playout(
+    state: GameState, rng: random.Random, me: int, rounds_before: int, cut: int | None = None
+) -> float:
+    """Play the round out with the policy, claiming whenever possible; the reward for ``me``.
+    With ``cut``, after that many plays the learned value for ``me`` instead."""
     outcomes = state.round_outcomes
     rand = rng.random
+    plays = 0
     while len(outcomes) == rounds_before:
         if state.phase == _CLAIM:
             state.apply_id(CLAIM_BASE + state.claimable[0])
             continue
+        if cut is not None and plays >= cut and state.phase == _PLAY:
+            return learned_value(state, me)
+        plays += 1
         ids = state.legal_action_ids()
         if len(ids) > 1 and state.phase == _PLAY and rand() >= RANDOM_SHARE:
             scores = play_scores(state, ids, rand)

@@ -33,7 +33,7 @@ LEVELS: dict[str, Level] = {
 DEFAULT_LEVEL = "medium"
 """The level played when none is named (one of ``LEVELS``)."""
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "mcts-read")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "mcts", "mcts-read", "mcts-value")
 """The built-in bots, weakest first."""
 
 
@@ -65,5 +65,9 @@ def make_bot(
         from .mcts import MctsBot
 
         return MctsBot(seed, seconds=seconds, iterations=iterations, read=True)
+    if name == "mcts-value":
+        from .mcts import MctsBot
+
+        return MctsBot(seed, seconds=seconds, iterations=iterations, valued=True)
     choices = ", ".join(BOT_NAMES + tuple(LEVELS))
     raise ValueError(f"unknown bot {name!r}: choose one of {choices}")
