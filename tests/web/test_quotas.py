@@ -225,13 +225,15 @@ def test_open_tables_expire(tmp_path: Path) -> None:
     """An open table nobody joined within ``open_table_ttl`` leaves the lobby, a join is refused with
     410 "this table expired", it leaves its creator's "My games", and it no longer counts as its
     address's open table."""
-    with _app(tmp_path, open_table_ttl=0.5, open_tables_per_address=1) as client:
+    ttl = 3.0
+    with _app(tmp_path, open_table_ttl=ttl, open_tables_per_address=1) as client:
+        opened = time.monotonic()
         grant = create(client)
         stale = grant["id"]
         client.cookies.set(f"seat_{stale}", grant["token"])
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [stale]
         assert [t["id"] for t in client.get("/api/my-games").json()["tables"]] == [stale]
-        time.sleep(0.6)
+        time.sleep(max(0.0, opened + ttl + 0.2 - time.monotonic()))
         assert client.get("/api/tables").json()["tables"] == []
         assert client.get("/api/my-games").json()["tables"] == []
         refused = client.post(f"/api/tables/{stale}/join", json={"nickname": "Bob"})
