@@ -208,6 +208,25 @@ def test_a_job_whose_lease_expired_is_taken_again(client: TestClient, url: str) 
     assert state is not None and state.status == "done"
 
 
+def test_a_flood_from_one_player_waits_behind_the_others_first_request(client: TestClient, url: str) -> None:
+    """Jobs are taken in turn per requester: three asked by one player, then one by another, are taken
+    first of the first, first of the other, then the rest; a job being worked on is its owner's turn."""
+    games = [played(client, moves=1) for _ in range(4)]
+    clock = Clock()
+    queue = ReviewQueue(Store(url), 60.0, clock)
+    for game_id, by in zip(games, ["account:1"] * 3 + ["account:2"], strict=True):
+        clock.now += timedelta(seconds=1)
+        assert queue.ask(game_id, {}, by)[1]
+    assert queue.waiting() == [games[0], games[3], games[1], games[2]]
+    first = queue.take()
+    assert first is not None and first.game_id == games[0]
+    assert queue.waiting() == [games[3], games[1], games[2]]
+    second = queue.take()
+    assert second is not None and second.game_id == games[3]
+    assert queue.finish(second, [])
+    assert queue.waiting() == [games[1], games[2]]
+
+
 BROKEN = {"variant": "base", "actions": ["not a move"]}
 """A record whose review raises (it does not replay)."""
 

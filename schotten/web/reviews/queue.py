@@ -4,12 +4,17 @@
 |---|---|
 | ``ask`` | a new job ``queued`` for a game, or the one it already has (never a second) |
 | ``again`` | a ``failed`` job queued again, with a fresh record and its attempts from 0 |
-| ``take`` | a worker takes the oldest job queued and due, or whose lease expired (a conditional UPDATE) |
+| ``take`` | a worker takes a job queued and due, or whose lease expired (conditional UPDATE), by turns |
 | ``renew`` | the holder stores its progress and extends its lease; False once the lease is another's |
 | ``finish``, ``fail`` | the holder stores the decisions (``done``) or gives up on this attempt |
 
 A job is taken by one worker only: the UPDATE that takes it names the state it was read in, so of
 two workers (threads or processes, SQLite or PostgreSQL) one changes a row and the other none.
+
+Jobs are taken in turn per requester (``requested_by``), as fishnet serves its clients: the first
+waiting job of each requester before the second of any, oldest first within a turn, and a job being
+worked on counts as its requester's turn. A flood from one player waits behind everyone else's
+first request instead of ahead of it.
 
 A job whose review raised is worked on ``ATTEMPTS`` times before it is ``failed``: after a failed
 attempt it is ``queued`` again, due ``RETRY_AFTER`` seconds per attempt later (kept in ``lease_until``,
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, CursorResult, and_, or_, select, update
+from sqlalchemy import ColumnElement, CursorResult, and_, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.errors import say, saying
@@ -147,10 +152,18 @@ class ReviewQueue:
         return None
 
     def waiting(self) -> list[str]:
-        """The games whose jobs may be taken, oldest first (at most ``TAKE_TRIES``)."""
+        """The games whose jobs may be taken, in turn per requester and oldest first within a turn
+        (at most ``TAKE_TRIES``)."""
+        working_first = case((ReviewRow.status == RUNNING, 0), else_=1)
+        turn = func.row_number().over(partition_by=ReviewRow.requested_by,
+                                      order_by=(working_first, ReviewRow.requested))
+        jobs = (select(ReviewRow.game_id, ReviewRow.status, ReviewRow.lease_until, ReviewRow.requested,
+                       turn.label("turn"))
+                .where(ReviewRow.status.in_((QUEUED, RUNNING))).subquery())
+        free = self._free(self.clock(), jobs.c.status, jobs.c.lease_until)
         with self.store.use() as session:
-            return list(session.scalars(select(ReviewRow.game_id).where(self._free(self.clock()))
-                                        .order_by(ReviewRow.requested).limit(TAKE_TRIES)))
+            return list(session.scalars(select(jobs.c.game_id).where(free)
+                                        .order_by(jobs.c.turn, jobs.c.requested).limit(TAKE_TRIES)))
 
     def claim(self, game_id: str) -> Job | None:
         """Take the job of ``game_id`` if it is still free (None: another worker took it first)."""
@@ -164,12 +177,12 @@ class ReviewQueue:
         return Job(game_id, json.loads(record or "{}"), lease) if taken.rowcount == 1 else None
 
     @staticmethod
-    def _free(now: datetime) -> ColumnElement[bool]:
+    def _free(now: datetime, status: Any = ReviewRow.status,
+              lease_until: Any = ReviewRow.lease_until) -> ColumnElement[bool]:
         """A job nobody holds: queued (and due, after a failed attempt), or running on a lease expired
-        before ``now``."""
-        due = or_(ReviewRow.lease_until.is_(None), ReviewRow.lease_until < now)
-        return or_(and_(ReviewRow.status == QUEUED, due),
-                   and_(ReviewRow.status == RUNNING, ReviewRow.lease_until < now))
+        before ``now`` (of the table's columns, or of a subquery's)."""
+        due = or_(lease_until.is_(None), lease_until < now)
+        return or_(and_(status == QUEUED, due), and_(status == RUNNING, lease_until < now))
 
     def renew(self, job: Job, done: int, total: int) -> bool:
         """Store the job's progress and extend its lease; False if the lease is no longer ``job``'s."""
