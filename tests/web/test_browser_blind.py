@@ -1,7 +1,7 @@
 """Browser tests of the screen-reader mode (issue 29, "a board every player can use"): a whole game
 against the easy AI played with the keyboard only, reading only the text the mode gives (the
 table in words and the live region) and typing commands; a refused command gets the server's
-sentence; the commands in words are matched against the legal actions only; the mode is
+sentence, typed in the notation or in words (turned into the notation, legal or not); the mode is
 remembered; the keys 1-9 and the arrow keys move the focus on the board and in the hand."""
 
 from __future__ import annotations
@@ -102,7 +102,10 @@ def test_a_refused_command_gets_the_server_sentence_and_words_are_matched(pages:
     page.wait_for_function("() => document.querySelector('#blind-answer').textContent !== ''")
     assert page.inner_text("#blind-answer").startswith("That move is not allowed:")
     type_command(page, "play the moon on stone 12")
-    page.wait_for_function("() => document.querySelector('#blind-answer').textContent.startsWith('No move')")
+    page.wait_for_function("() => document.querySelector('#blind-answer').textContent.includes('cannot be read')")
+    assert page.inner_text("#blind-answer") == (
+        "“play the moon on stone 12” cannot be read as a move. Type a move's notation, as the list of what you "
+        "may do shows it (7b@3, claim 4), or its order in words: play blue 7 on stone 3, claim stone 4, pass.")
     page.fill("#blind-command", "")
     action = orders[0].split(": ", 1)[0]
     card, stone = action.split("@")
@@ -110,6 +113,53 @@ def test_a_refused_command_gets_the_server_sentence_and_words_are_matched(pages:
     type_command(page, f"PLAY {card} on   Stone {stone}")
     page.wait_for_function(f"() => document.querySelectorAll('#blind-live p').length > {heard}")
     assert page.evaluate(LIVE)[heard].startswith("Blind played "), page.evaluate(LIVE)
+
+
+COLOUR_WORDS = {"g": "green", "b": "blue", "r": "red", "y": "yellow", "p": "purple", "k": "pink"}
+ANSWER = "() => document.querySelector('#blind-answer').textContent"
+REFUSED = f"() => ({ANSWER})().startsWith('That move is not allowed: ')"
+
+
+def refused_in_words(page: Any, command: str) -> str:
+    """Type ``command`` and return the sentence it is refused with (the live region says it too)."""
+    heard = page.evaluate(SAID)
+    type_command(page, command)
+    page.wait_for_function(REFUSED)
+    answer = str(page.evaluate(ANSWER))
+    assert page.evaluate(LIVE)[-1] == answer and page.evaluate(SAID) > heard
+    page.fill("#blind-command", "")
+    return answer
+
+
+def fill_stone_one(page: Any) -> list[str]:
+    """Play cards (typed in words) on stone 1 until no order of a card play names it (one's side is
+    full, or the stone claimed); the claims are ended unmade. The orders left are returned."""
+    for _ in range(MOVES_LIMIT):
+        page.wait_for_function(READY)
+        orders = [order.split(": ", 1) for order in page.evaluate(ORDERS)]
+        ones = [words for action, words in orders if action.endswith("@1")]
+        if not ones and any("@" in action for action, _ in orders):
+            return [words for action, words in orders if "@" in action]
+        heard = page.evaluate(SAID)
+        done = [words for action, words in orders if action == "done"]
+        type_command(page, (ones or done or [orders[0][1]])[0])
+        page.wait_for_function(f"() => ({SAID})() > {heard}")
+    pytest.fail("stone 1 never filled")
+
+
+def test_a_move_in_words_that_is_not_legal_gets_the_engine_sentence(pages: Any, server: LiveServer) -> None:
+    """"play blue 7 on stone 3" is turned into "7b@3" and sent even when it is not legal now: a card
+    not in one's hand, or a stone whose side is full (or claimed), gets the engine's reason."""
+    page = blind_table(pages, server)
+    page.wait_for_function(READY)
+    hand = page.evaluate("() => window.schotten.state.view.hand")
+    card = next(f"{value}{letter}" for letter in COLOUR_WORDS for value in range(1, 10)
+                if f"{value}{letter}" not in hand)
+    answer = refused_in_words(page, f"play {COLOUR_WORDS[card[1]]} {card[0]} on stone 3")
+    assert answer == f"That move is not allowed: you have no {card} in your hand", answer
+    plays = fill_stone_one(page)
+    answer = refused_in_words(page, plays[0].rsplit(" ", 1)[0] + " 1")
+    assert "stone 1 is full" in answer or "is claimed" in answer, answer
 
 
 def test_the_mode_is_remembered_and_the_keys_move_on_the_board(pages: Any, server: LiveServer) -> None:

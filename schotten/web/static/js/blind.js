@@ -1,11 +1,12 @@
 // The screen-reader mode (a preference, as lichess's "blind mode"): the table as text under
 // headings (whose turn, the clocks, each stone's two sides with their formations, one's hand,
 // the decks, what one may do), the moves announced in a live region with the log's sentences,
-// and moves typed as commands (commands.js), which are matched against the legal actions only.
+// and moves typed as commands (commands.js), turned into the notation and sent: the server takes
+// them or refuses them with the engine's reason.
 
 import { loadPref, savePref } from "./api.js";
 import { cardName } from "./cards.js";
-import { matchCommand, looksLikeNotation, orderText } from "./commands.js";
+import { orderExamples, orderText, readCommand } from "./commands.js";
 import { byId, el, fill } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { moveText } from "./moves.js";
@@ -137,11 +138,15 @@ function onCommand(event) {
   const input = byId("blind-command");
   const command = input.value.trim();
   if (!command || !game.msg) return;
-  const entry = matchCommand(command, legalNow());
+  const read = readCommand(command, legalNow());
   byId("blind-answer").textContent = "";
-  if (!entry && !looksLikeNotation(command)) {
-    tellRefusal(t("No move you may make now matches “{command}”.", { command }));
-  } else if (blind.send(entry ? entry.action : command)) {
+  if (!read) {
+    tellRefusal(t("“{command}” cannot be read as a move. Type a move's notation, as the list of what you may do shows it (7b@3, claim 4), or its order in words: {examples}.",
+      { command, examples: orderExamples() }));
+  } else if (read.ambiguous) {
+    tellRefusal(t("“{command}” may name more than one move ({actions}): type the one you mean in its notation.",
+      { command, actions: read.ambiguous.join(", ") }));
+  } else if (blind.send(read.action)) {
     input.value = "";
   } else {
     tellRefusal(t("This move cannot be sent yet: the last one is still waiting for its answer."));
