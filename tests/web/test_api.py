@@ -26,7 +26,7 @@ from schotten.web.routes import i18n
 
 TABLE_KEYS = {"id", "variant", "rounds", "mode", "level", "players", "status", "created", "winner", "rematch",
               "rematch_of", "seat", "clock", "ended", "turn", "your_turn", "rated", "accounts", "ratings",
-              "provisional", "rating_range", "unrated_reason", "hints", "hints_used"}
+              "provisional", "rating_range", "unrated_reason", "hints", "hints_used", "tournament"}
 GRANT_KEYS = {"id", "seat", "token", "url", "invite"}
 
 
@@ -59,7 +59,7 @@ def test_create_a_friend_table(client: TestClient) -> None:
         "rematch": None, "rematch_of": None, "clock": None, "ended": None, "turn": None, "seat": None,
         "your_turn": False, "rated": False, "accounts": [None, None], "ratings": [None, None],
         "provisional": [False, False], "rating_range": [None, None], "unrated_reason": None,
-        "hints": False, "hints_used": 0,
+        "hints": False, "hints_used": 0, "tournament": None,
     }]
     assert datetime.fromisoformat(tables[0]["created"]).tzinfo is not None
 

@@ -247,6 +247,16 @@ class UnratedReason(BaseModel):
     say: dict[str, Any]
 
 
+class TournamentRef(BaseModel):
+    """The tournament a game is played in: its page is ``/tournaments/{id}``; ``format`` arena or
+    swiss; ``ends_at`` an arena's end (ISO 8601, UTC; None: a Swiss)."""
+
+    id: int
+    name: str
+    format: str
+    ends_at: str | None = None
+
+
 class Table(BaseModel):
     """A table as the lobby lists it (never the seed or a token).
 
@@ -291,6 +301,8 @@ class Table(BaseModel):
     """Whether the human may ask for hints (a table against the AI; never rated)."""
     hints_used: int = 0
     """How many hints the human was given."""
+    tournament: TournamentRef | None = None
+    """The tournament the game is played in (None: none)."""
 
 
 class GameSummary(Table):

@@ -19,7 +19,7 @@ from ..core.vocab import Ending, Mode, Status
 from ..players.seats import seat_of_token
 from ..storage.rows import GameInfo
 from .gamechat import GameChat
-from .outbound import Told
+from .outbound import Told, tournament_told
 from .sockets import Connection
 
 Now = Callable[[], datetime]
@@ -152,11 +152,12 @@ class LiveGame:
         return state.turn
 
     def extras(self, seat: int | None) -> dict[str, Any]:
-        """What the state message says of the clock, the ending and the seat's choices (docs/web.md)."""
+        """What the state message says of the clock, the ending, the seat's choices and, in a tournament,
+        the tournament (docs/web.md)."""
         clock = self.info.clock
         now = self.now()
         ended = {"reason": str(self.ending[0]), "seat": self.ending[1]} if self.ending else None
-        return {
+        extras: dict[str, Any] = {
             "clock": clock.control.to_dict() if clock else None,
             "clocks": list(clock.remaining(now)) if clock else None,
             "clock_running": clock.running if clock else None,
@@ -168,6 +169,9 @@ class LiveGame:
             "away": self.away(),
             "chat_muted": self.chat.muted(seat),
         }
+        if self.info.tournament is not None:
+            extras["tournament"] = tournament_told(self.info.tournament, now)
+        return extras
 
     def undos_left(self, seat: int) -> int:
         """How many more undos ``seat`` may ask for in this game."""

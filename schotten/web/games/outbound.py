@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import orjson
@@ -23,11 +24,11 @@ from ...engine.explain import claim_proof, formations
 from ...engine.position import format_position
 from ...engine.view import View, public_log, reveal, round_board, view, views
 from ...engine.whynot import askable, why_not
-from ..core.schemas import Table, UnratedReason
+from ..core.schemas import Table, TournamentRef, UnratedReason
 from ..core.vocab import Status
 from ..players import rating_rules
 from ..players.people import Seated
-from ..storage.rows import GameInfo
+from ..storage.rows import GameInfo, TournamentLink
 from .gamelog import undo_span
 
 
@@ -191,7 +192,24 @@ def table_of(info: GameInfo, turn: int | None = None, seats: Seated | None = Non
         unrated_reason=_unrated(seats.unrated or info.unrated),
         hints=info.hints,
         hints_used=info.hints_used,
+        tournament=tournament_ref(info.tournament),
     )
+
+
+def tournament_ref(link: TournamentLink | None) -> TournamentRef | None:
+    """The game's tournament as a table names it (None: none)."""
+    if link is None:
+        return None
+    ends_at = link.ends_at.isoformat() if link.ends_at is not None else None
+    return TournamentRef(id=link.id, name=link.name, format=link.format, ends_at=ends_at)
+
+
+def tournament_told(link: TournamentLink, now: datetime) -> dict[str, Any]:
+    """The state message's ``tournament``: the table's (``tournament_ref``) and ``left_ms``, the
+    milliseconds to an arena's end at ``now`` (0: it has ended; None: a Swiss)."""
+    left = None if link.ends_at is None else max(0, int((link.ends_at - now).total_seconds() * 1000))
+    return {"id": link.id, "name": link.name, "format": link.format,
+            "ends_at": link.ends_at.isoformat() if link.ends_at is not None else None, "left_ms": left}
 
 
 def _unrated(reason: str | None) -> UnratedReason | None:

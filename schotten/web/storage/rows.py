@@ -5,7 +5,7 @@ an ORM session)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import or_, select
@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ..core.clock import Clock, TimeControl
 from ..core.offer import Offer, OfferState
 from ..core.vocab import Ending, Mode, Status
-from .db import ClosedRematchRow, GameRow, LogRow, RematchRow, utc
+from .db import ClosedRematchRow, GameRow, LogRow, RematchRow, TournamentGameRow, TournamentRow, utc
 
 ACTION = "action"
 UNDO = "undo"
@@ -23,6 +23,17 @@ END = "end"
 UNDO_SEPARATOR = "; "
 """Between the moves an ``undo`` entry's notation lists (the moves it took back)."""
 
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentLink:
+    """The tournament a game belongs to, as its page names it: ``format`` arena or swiss, ``ends_at``
+    an arena's end (None: a Swiss, which ends after its rounds)."""
+
+    id: int
+    name: str
+    format: str
+    ends_at: datetime | None
 
 
 @dataclass(slots=True)
@@ -64,6 +75,8 @@ class GameInfo:
     hints: bool = False
     """Whether the human may ask for hints (against the AI only: such a game is never rated)."""
     hints_used: int = 0
+    tournament: TournamentLink | None = None
+    """The tournament this game is played in (read with the rematch links: ``with_links``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +185,8 @@ def row_of(info: GameInfo) -> GameRow:
 
 
 def with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
-    """Fill in each game's rematch, its closed offer and the game it is the rematch of (two queries)."""
+    """Fill in each game's rematch, its closed offer, the game it is the rematch of and its tournament
+    (three queries)."""
     ids = [info.id for info in infos]
     if not ids:
         return infos
@@ -195,7 +209,24 @@ def with_links(session: Session, infos: list[GameInfo]) -> list[GameInfo]:
         if own is not None and own.id == info.id:
             info.rematch_of = own.game
         info.rematch_closed = own if info.rematch is None else None
+    tournaments = _tournaments(session, ids)
+    for info in infos:
+        info.tournament = tournaments.get(info.id)
     return infos
+
+
+def _tournaments(session: Session, ids: list[str]) -> dict[str, TournamentLink]:
+    """The tournament of each of ``ids`` played in one (``tournament_games``; an arena ends ``minutes``
+    after its start, as ``tournaments.records.Tournament.ends_at`` says)."""
+    query = (select(TournamentGameRow.game_id, TournamentRow.id, TournamentRow.name, TournamentRow.format,
+                    TournamentRow.starts_at, TournamentRow.minutes)
+             .join(TournamentRow, TournamentRow.id == TournamentGameRow.tournament_id)
+             .where(TournamentGameRow.game_id.in_(ids)))
+    found: dict[str, TournamentLink] = {}
+    for game_id, number, name, format_, starts_at, minutes in session.execute(query):
+        ends_at = None if minutes is None else utc(starts_at) + timedelta(minutes=minutes)
+        found[str(game_id)] = TournamentLink(number, name, format_, ends_at)
+    return found
 
 
 def _closed_links(session: Session, ids: list[str]) -> dict[str, Offer]:
