@@ -15,6 +15,7 @@ from browser_helpers import Browser, LiveServer
 from helpers_ratings import PASSWORD, add_game, sign_up
 from test_browser_chat import lines, say, wait_line
 
+from schotten.web.moderation.roles import set_moderator
 from schotten.web.storage.store import Store
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -130,3 +131,64 @@ def test_block_the_opponent_from_their_profile_and_their_chat_is_hidden(pages: B
     ann.reload()
     wait_line(ann, "Ann: good luck")
     assert lines(ann) == ["Ann: good luck"], "the history Ann loads leaves out every line of Bob's"
+
+
+GET = "async (path) => await (await fetch(path)).json()"
+
+
+def test_report_a_chat_line_and_block_its_author_in_two_clicks(pages: Browser, server: LiveServer,
+                                                                store: Store) -> None:
+    """Carol insults Ann: Report on the line, then Send (with "Also block Carol" checked) files the
+    report and blocks Carol; her lines leave Ann's chat at once and no new one comes; Carol sees
+    nothing different; a moderator finds the report."""
+    sign_up(store, "Ann", "Carol", "Mod")
+    ann = seated(pages, server, "Ann", "/api/tables", {"mode": "friend", "seat": 0, "variant": "base"})
+    game = ann.url.split("/game/")[1].split("?")[0]
+    carol = seated(pages, server, "Carol", f"/api/tables/{game}/join", {})
+    say(ann, "good luck")
+    say(carol, "you are an idiot")
+    wait_line(ann, "Carol: you are an idiot")
+    ann.click(".chat-line:not(.own) .chat-report")
+    assert ann.is_checked("#report-block")
+    assert ann.inner_text("label[for='report-block']") == "Also block Carol"
+    ann.click("#report-send")
+    ann.wait_for_selector("#message.info:not([hidden])")
+    assert ann.inner_text("#message") == ("Thank you: the moderators will look at your report on Carol. You block "
+                                          "Carol: their chat is hidden from you and Play now never pairs you.")
+    assert lines(ann) == ["Ann: good luck"]
+    assert [entry["name"] for entry in ann.evaluate(GET, "/api/blocks")["players"]] == ["Carol"]
+    say(carol, "still here")
+    wait_line(carol, "Carol: still here")
+    say(ann, "bye")
+    wait_line(carol, "Ann: bye")
+    wait_line(ann, "Ann: bye")
+    assert lines(ann) == ["Ann: good luck", "Ann: bye"]
+    assert lines(carol) == ["Ann: good luck", "Carol: you are an idiot", "Carol: still here", "Ann: bye"]
+    assert carol.is_hidden("#message")
+    set_moderator(store, "Mod", True)
+    moderator = pages.page()
+    moderator.goto(f"{server.url}/rules")
+    log_in(moderator, "Mod")
+    [report] = moderator.evaluate(GET, "/api/moderation/reports")["reports"]
+    assert (report["reporter"], report["player"], report["game"]) == ("Ann", "Carol", game)
+    assert [line["text"] for line in report["chat"] if line["reported"]] == ["you are an idiot"]
+    assert not pages.errors
+
+
+def test_a_report_whose_block_fails_says_so(pages: Browser, server: LiveServer, store: Store) -> None:
+    """The report is filed but the block cannot reach the server: the page says both plainly, and
+    Carol's lines stay."""
+    sign_up(store, "Ann", "Carol")
+    ann = seated(pages, server, "Ann", "/api/tables", {"mode": "friend", "seat": 0, "variant": "base"})
+    game = ann.url.split("/game/")[1].split("?")[0]
+    carol = seated(pages, server, "Carol", f"/api/tables/{game}/join", {})
+    say(carol, "you are an idiot")
+    wait_line(ann, "Carol: you are an idiot")
+    ann.route("**/api/blocks/**", lambda route: route.abort())
+    ann.click(".chat-line:not(.own) .chat-report")
+    ann.click("#report-send")
+    ann.wait_for_selector("#message.error:not([hidden])")
+    assert ann.inner_text("#message") == ("Your report on Carol was sent, but Carol could not be blocked: "
+                                          "The server cannot be reached.")
+    assert lines(ann) == ["Carol: you are an idiot"]
+    assert ann.evaluate(GET, "/api/blocks")["players"] == []

@@ -3,7 +3,8 @@
 // the page shows every text as text (textContent, never HTML) and a quick message in its own
 // language. A player may mute the other (`chat_muted` says whether it did). No chat input for
 // the human at an AI table (the server refuses it: cannot_chat). Others' new messages are
-// announced while the chat is out of sight (chatnews.js).
+// announced while the chat is out of sight (chatnews.js). A player the reader blocks from a
+// report (report.js) has their lines taken off at once.
 
 import { savedNickname } from "./api.js";
 import { announceLines, wireChatNews } from "./chatnews.js";
@@ -154,7 +155,18 @@ export function chatError(msg) {
   return true;
 }
 
-/** Build the quick-message buttons and wire the input and the mute switch. */
+/** The reader just blocked `name` (report.js): the lines of the seat that account plays go at once
+ * (the server sends none of them from now on, nor in the history a page loads). */
+function onBlocked(event) {
+  const name = String(event.detail.name).toLowerCase();
+  const accounts = (game.info && game.info.accounts) || [];
+  const seats = [0, 1].filter((seat) => accounts[seat] && accounts[seat].toLowerCase() === name);
+  if (!seats.length) return;
+  for (const room of Object.keys(chat.rooms)) chat.rooms[room] = chat.rooms[room].filter((line) => !seats.includes(line.seat));
+  if (game.msg) renderChat();
+}
+
+/** Build the quick-message buttons and wire the input, the mute switch and blocks made here. */
 export function wireChat() {
   fill(byId("chat-quick"), ...Object.entries(QUICK).map(([key, text]) => el("button", {
     class: "btn small", text: t(text), attrs: { type: "button" }, data: { quick: key },
@@ -162,5 +174,6 @@ export function wireChat() {
   })));
   byId("chat-form").addEventListener("submit", submit);
   byId("chat-mute").addEventListener("click", () => send({ type: "mute", muted: !game.msg.chat_muted }));
+  document.addEventListener("player-blocked", onBlocked);
   wireChatNews();
 }

@@ -1,7 +1,7 @@
 // The profile's Follow and Block buttons (/player/{name}) for a signed-in visitor on another player's
 // profile: each says what pressing it does now (Follow or Unfollow, Block or Unblock), read from the
-// visitor's lists (GET /api/follows, GET /api/blocks) and changed with PUT / DELETE. Hidden for a guest
-// and on one's own profile.
+// visitor's lists (GET /api/follows, GET /api/blocks) and changed with PUT / DELETE (a block made from
+// the report dialog too: its "player-blocked" event). Hidden for a guest and on one's own profile.
 
 import { getJSON, sendEmpty, showMessage } from "./api.js";
 import { currentUser } from "./account.js";
@@ -65,6 +65,12 @@ async function main() {
   await initI18n();
   for (const kind of Object.keys(KINDS)) byId(KINDS[kind].button).addEventListener("click", () => toggle(kind));
   document.addEventListener("account-changed", show);
+  document.addEventListener("player-blocked", (event) => {
+    if (same(event.detail.name, name)) {
+      listed.blocks = true;
+      draw("blocks");
+    }
+  });
   await show();
 }
 

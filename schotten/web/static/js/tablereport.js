@@ -1,7 +1,7 @@
 // Reporting from the table: the Report button (the opponent, when an account plays that seat) and
 // a Report button on each chat line an account's seat wrote, for a signed-in viewer other than its
 // author. The dialog is report.js; a chat line's report names its index, and the server keeps the
-// stored lines around it.
+// stored lines around it; it blocks the author too unless the reporter unchecks "Also block".
 
 import { currentUser } from "./account.js";
 import { byId, el } from "./dom.js";
@@ -32,7 +32,7 @@ export function lineReport(line) {
   return el("button", {
     class: "chat-report", title: label,
     attrs: { type: "button", "aria-label": label },
-    on: { click: () => openReport({ player: author, game: gameId, line: line.index }) },
+    on: { click: () => openReport({ player: author, game: gameId, line: line.index, block: true }) },
   });
 }
 
