@@ -28,6 +28,9 @@ READY = """() => {
 }"""
 SAID = "() => Number(document.querySelector('#blind-live').dataset.said || 0)"
 MOVES_LIMIT = 200
+COLOUR_WORDS = {"g": "green", "b": "blue", "r": "red", "y": "yellow", "p": "purple", "k": "pink"}
+ANSWER = "() => document.querySelector('#blind-answer').textContent"
+REFUSED = f"() => ({ANSWER})().startsWith('That move is not allowed: ')"
 
 
 @pytest.fixture
@@ -102,10 +105,17 @@ def test_a_refused_command_gets_the_server_sentence_and_words_are_matched(pages:
     page.wait_for_function("() => document.querySelector('#blind-answer').textContent !== ''")
     assert page.inner_text("#blind-answer").startswith("That move is not allowed:")
     type_command(page, "play the moon on stone 12")
-    page.wait_for_function("() => document.querySelector('#blind-answer').textContent.includes('cannot be read')")
+    page.wait_for_function(f"() => ({ANSWER})().includes('cannot be read')")
     assert page.inner_text("#blind-answer") == (
-        "“play the moon on stone 12” cannot be read as a move. Type a move's notation, as the list of what you "
-        "may do shows it (7b@3, claim 4), or its order in words: play blue 7 on stone 3, claim stone 4, pass.")
+        "“play the moon on stone 12” cannot be read as a move. Type a move's notation, as the list of what "
+        "you may do shows it (7b@3, claim 4), or its order in words: play blue 7 on stone 3, claim stone 4, "
+        "pass.")
+    page.fill("#blind-command", "")
+    type_command(page, "blue 7 on 3 play")
+    page.wait_for_function(f"() => ({ANSWER})().includes('more than one')")
+    answer = page.inner_text("#blind-answer")
+    assert answer.startswith("“blue 7 on 3 play” may name more than one move (") and "7b@3" in answer
+    assert "3b@7" in answer and page.input_value("#blind-command") == "blue 7 on 3 play"
     page.fill("#blind-command", "")
     action = orders[0].split(": ", 1)[0]
     card, stone = action.split("@")
@@ -113,11 +123,6 @@ def test_a_refused_command_gets_the_server_sentence_and_words_are_matched(pages:
     type_command(page, f"PLAY {card} on   Stone {stone}")
     page.wait_for_function(f"() => document.querySelectorAll('#blind-live p').length > {heard}")
     assert page.evaluate(LIVE)[heard].startswith("Blind played "), page.evaluate(LIVE)
-
-
-COLOUR_WORDS = {"g": "green", "b": "blue", "r": "red", "y": "yellow", "p": "purple", "k": "pink"}
-ANSWER = "() => document.querySelector('#blind-answer').textContent"
-REFUSED = f"() => ({ANSWER})().startsWith('That move is not allowed: ')"
 
 
 def refused_in_words(page: Any, command: str) -> str:

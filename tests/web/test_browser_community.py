@@ -153,8 +153,9 @@ def test_report_a_chat_line_and_block_its_author_in_two_clicks(pages: Browser, s
     assert ann.inner_text("label[for='report-block']") == "Also block Carol"
     ann.click("#report-send")
     ann.wait_for_selector("#message.info:not([hidden])")
-    assert ann.inner_text("#message") == ("Thank you: the moderators will look at your report on Carol. You block "
-                                          "Carol: their chat is hidden from you and Play now never pairs you.")
+    assert ann.inner_text("#message") == ("Thank you: the moderators will look at your report on Carol. "
+                                          "You block Carol: their chat is hidden from you and Play now never "
+                                          "pairs you.")
     assert lines(ann) == ["Ann: good luck"]
     assert [entry["name"] for entry in ann.evaluate(GET, "/api/blocks")["players"]] == ["Carol"]
     say(carol, "still here")
