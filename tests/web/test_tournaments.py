@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +151,54 @@ def test_join_withdraw_pause_cancel_and_their_refusals(tmp_path: Path) -> None:
         assert client.post(f"/api/tournaments/{arena}/join").status_code == 409
         assert client.post(f"/api/tournaments/{arena}/cancel").status_code == 409
         assert client.post(f"/api/tournaments/{arena}/berserk").status_code == 409
+
+
+def test_the_view_tells_its_reader_whether_they_created_the_tournament(tmp_path: Path) -> None:
+    """``created_by_you``: true for the creator only (the page offers Cancel on it), false for another
+    account and a guest; once cancelled the view says so."""
+    with tournament_app(tmp_path) as (client, _clock):
+        log_in(client, "Ann")
+        tid = created(client, starts_in=3600)
+        assert client.get(f"/api/tournaments/{tid}").json()["created_by_you"] is True
+        log_in(client, "Bob")
+        assert client.get(f"/api/tournaments/{tid}").json()["created_by_you"] is False
+        client.cookies.clear()
+        assert client.get(f"/api/tournaments/{tid}").json()["created_by_you"] is False
+        log_in(client, "Ann")
+        assert client.post(f"/api/tournaments/{tid}/cancel").json() == {"status": "cancelled"}
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert view["status"] == "cancelled" and view["created_by_you"] is True
+
+
+def test_a_swiss_with_days_per_move_starts_at_its_time_and_plays_its_rounds_on_that_clock(
+        tmp_path: Path) -> None:
+    """A Swiss of four with 3 days per move, starting at a local time given with its offset: not
+    started before that moment; then round 1 pairs two games, each on a 3-day turn-based clock."""
+    with tournament_app(tmp_path) as (client, clock):
+        service = service_of(client)
+        log_in(client, "Host")
+        at = (clock() + timedelta(minutes=30)).astimezone(timezone(timedelta(hours=2)))
+        tid = created(client, format="swiss", minutes=None, rounds=2, clock={"days": 3}, rated=True,
+                      starts_in=None, starts_at=at.isoformat(), min_rating=0)
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert view["clock"] == {"days": 3} and view["min_rating"] == 0 and view["rated"] is True
+        assert datetime.fromisoformat(view["starts_at"]) == at
+        for name in ("ann", "bob", "cid", "dee"):
+            client.portal.call(service.tournaments.join, tid, account(client, name))
+        director = service.tournaments.director
+        assert director.run_once() == []
+        assert client.get(f"/api/tournaments/{tid}").json()["status"] == "created", "not before its time"
+        clock.advance(30 * 60)
+        assert director.run_once() == []
+        games = director.run_once()
+        assert len(games) == 2
+        for game_id in games:
+            info = client.portal.call(service.authority.tables.live, game_id).info
+            assert info.clock is not None and info.clock.control.to_dict() == {"days": 3}
+            assert info.clock.left == (3 * 86_400_000, 3 * 86_400_000) and info.rated
+        view = client.get(f"/api/tournaments/{tid}").json()
+        assert (view["status"], view["round"], view["rounds"]) == ("started", 1, 2), "rounds: how many"
+        assert sorted(game["id"] for game in view["round_pairings"][0]["pairings"]) == sorted(games)
 
 
 def test_a_minimum_rating_or_number_of_rated_games_is_refused_with_a_sentence(tmp_path: Path) -> None:
@@ -311,8 +359,8 @@ def test_a_swiss_of_nine_players_over_three_rounds(tmp_path: Path) -> None:
                     played.append(Played(row.account0, row.account1, seats[1 - loser]))
         assert director.run_once() == []
         view = client.get(f"/api/tournaments/{tid}").json()
-        assert view["status"] == "finished" and [r["round"] for r in view["rounds"]] == [1, 2, 3]
-        assert all(len(r["pairings"]) == 4 and r["bye"] for r in view["rounds"])
+        assert view["status"] == "finished" and [r["round"] for r in view["round_pairings"]] == [1, 2, 3]
+        assert all(len(r["pairings"]) == 4 and r["bye"] for r in view["round_pairings"])
         pairs = [frozenset((g.first, g.second)) for g in played]
         assert len(set(pairs)) == len(pairs) and len(set(byes)) == 3
         expected = standings([p.id for p in players], played, byes)

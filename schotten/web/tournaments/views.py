@@ -1,5 +1,6 @@
-"""What the API shows of tournaments: the list, one tournament with its standings, games and rounds,
-and a participant's own place (``you``). Blocking functions over a session (run them in a thread).
+"""What the API shows of tournaments: the list, one tournament with its standings, games and rounds'
+pairings, and a participant's own place (``you``). Blocking functions over a session (run them in a
+thread).
 
 Only what every player may know is shown: names, scores and results, never a game's cards (R10).
 """
@@ -51,7 +52,9 @@ def listing(session: Session) -> list[dict[str, Any]]:
 
 
 def detail(session: Session, tournament_id: int, account_id: int | None) -> dict[str, Any]:
-    """One tournament: settings, standings, games, rounds (Swiss) and ``you`` for a participant."""
+    """One tournament: settings (``rounds``: how many a Swiss has), standings, games, each round's
+    pairings (``round_pairings``, Swiss), ``you`` for a participant and
+    ``created_by_you`` (whether ``account_id`` created it: the creator may cancel it before the start)."""
     tournament = tournament_of(found(session, tournament_id))
     players = list(session.scalars(select(TournamentPlayerRow)
                                    .where(TournamentPlayerRow.tournament_id == tournament_id)
@@ -69,10 +72,11 @@ def detail(session: Session, tournament_id: int, account_id: int | None) -> dict
         view["standings"] = _arena_standings(players, done, names)
     else:
         view["standings"] = _swiss_standings(players, done, names)
-        view["rounds"] = _rounds(games, names)
+        view["round_pairings"] = _rounds(games, names)
     view["games"] = [_game(g, names) for g in games if g.game_id is not None]
     mine = next((p for p in players if p.account_id == account_id), None)
     view["you"] = None if mine is None else _you(mine, games)
+    view["created_by_you"] = account_id is not None and account_id == tournament.creator
     return view
 
 
