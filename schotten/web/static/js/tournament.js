@@ -1,5 +1,6 @@
 // One tournament (/tournaments/{id}): countdown, join / pause / withdraw / berserk, live standings
-// (score, games, fire and berserk marks), the games, Swiss rounds' pairings. The tournament's socket
+// (score, games, fire and berserk marks; a Swiss's tiebreaks), the games, Swiss rounds' pairings, and
+// for its creator before the start a Cancel (after a confirmation). The tournament's socket
 // (/ws/tournaments/{id}) says when the standings changed and when this player is paired; the page
 // then reads GET /api/tournaments/{id} (which sets the seat cookie). While the socket is down it
 // polls that every 30 s. When the player is paired, the tab's title and sound say so (signals.js)
@@ -7,7 +8,7 @@
 
 import { getJSON, postJSON, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
-import { N_, initI18n, t } from "./i18n.js";
+import { N_, initI18n, language, t, tn } from "./i18n.js";
 import { clockName, variantName } from "./labels.js";
 import { signalCounts, signalPaired, wireSignals } from "./signals.js";
 
@@ -25,12 +26,15 @@ const STATUS = {
   cancelled: N_("Cancelled"),
 };
 const NOT_FOUND_CLOSE = 4404;
+const WHEN = { dateStyle: "medium", timeStyle: "short" };
 const YOU = { waiting: N_("waiting"), playing: N_("playing"), paused: N_("paused"), withdrawn: N_("withdrawn") };
 
 function left(until) {
   const seconds = Math.max(0, Math.round((new Date(until) - Date.now()) / 1000));
-  const m = Math.floor(seconds / 60);
-  return `${m}:${String(seconds % 60).padStart(2, "0")}`;
+  const two = (n) => String(n).padStart(2, "0");
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60];
+  const time = h ? `${h % 24}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+  return h >= 24 ? `${tn("{n} day", "{n} days", Math.floor(h / 24))} ${time}` : time;
 }
 
 function statusText(view) {
@@ -48,10 +52,13 @@ function marks(row) {
 }
 
 function standingRow(row) {
+  const tiebreaks = row.tiebreaks ? [
+    el("td", { class: "num buchholz", text: String(row.tiebreaks.buchholz) }),
+    el("td", { class: "num sonneborn-berger", text: String(row.tiebreaks.sonneborn_berger) })] : [];
   return el("tr", { data: { player: row.player } },
     el("td", { text: String(row.rank) }), el("td", { text: row.player }),
     el("td", { class: "num score", text: String(row.score) }), el("td", { class: "num", text: String(row.games) }),
-    el("td", { text: marks(row) }));
+    ...tiebreaks, el("td", { text: marks(row) }));
 }
 
 function resultText(result) {
@@ -71,6 +78,17 @@ function roundBox(round) {
     el("ul", { class: "tournament-list" }, ...round.pairings.map(gameItem), ...bye));
 }
 
+/** The event's settings in one line: format, variant, clock, length, rated, start, who may join. */
+function aboutText(view) {
+  const parts = [view.format === "arena" ? t("Arena") : t("Swiss"), variantName(view.variant), clockName(view.clock),
+    view.format === "arena" ? tn("{n} minute", "{n} minutes", view.minutes) : tn("{n} round", "{n} rounds", view.rounds),
+    view.rated ? t("Rated") : t("Casual"),
+    t("Starts {when}", { when: new Date(view.starts_at).toLocaleString(language(), WHEN) })];
+  if (view.min_rating !== null && view.min_rating !== undefined) parts.push(t("Rating {n} or more", { n: view.min_rating }));
+  if (view.min_games !== null && view.min_games !== undefined) parts.push(tn("{n} rated game or more", "{n} rated games or more", view.min_games));
+  return parts.join(" · ");
+}
+
 function showButtons(view) {
   const you = view.you;
   const open = view.status === "created" || view.status === "started";
@@ -80,19 +98,20 @@ function showButtons(view) {
   byId("t-berserk").hidden = !you || !you.game || you.berserk || view.format !== "arena";
   byId("t-game").hidden = !you || !you.game;
   if (you && you.game) byId("t-game").setAttribute("href", you.url);
+  byId("t-cancel").hidden = !(view.created_by_you && view.status === "created");
 }
 
 function render(view) {
   seen = view;
   byId("t-title").textContent = view.name;
-  const kind = view.format === "arena" ? t("Arena") : t("Swiss");
-  byId("t-about").textContent = `${kind} · ${variantName(view.variant)} · ${clockName(view.clock)}`;
+  byId("t-about").textContent = aboutText(view);
   byId("t-status").textContent = statusText(view);
   byId("t-you").textContent = view.you ? t("You: {status}", { status: t(YOU[view.you.status] || view.you.status) }) : "";
+  for (const node of document.querySelectorAll(".swiss-only")) node.hidden = view.format !== "swiss";
   fill(byId("standings"), ...view.standings.map(standingRow));
   fill(byId("games"), ...[...view.games].reverse().map(gameItem));
-  byId("rounds-box").hidden = !view.rounds;
-  if (view.rounds) fill(byId("rounds"), ...view.rounds.map(roundBox));
+  byId("rounds-box").hidden = !view.round_pairings?.length;
+  if (view.round_pairings) fill(byId("rounds"), ...view.round_pairings.map(roundBox));
   showButtons(view);
   const game = view.you && view.you.game;
   if (game && shown !== game && sessionStorage.getItem("tournament-game") !== game) {
@@ -158,9 +177,20 @@ function act(what) {
   };
 }
 
+/** Ask before cancelling; "yes" cancels (the API refuses anyone but the creator, or after the start). */
+function wireCancel() {
+  const dialog = byId("confirm-cancel");
+  byId("t-cancel").addEventListener("click", () => dialog.showModal());
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "yes") act("cancel")();
+    dialog.returnValue = "";
+  });
+}
+
 async function main() {
   await initI18n();
   for (const what of ["join", "pause", "withdraw", "berserk"]) byId(`t-${what}`).addEventListener("click", act(what));
+  wireCancel();
   wireSignals();
   window.schottenTournament = {
     get signals() { return signalCounts(); },
