@@ -1,11 +1,13 @@
 """Browser tests of accessibility (issue 29, "a board every player can use"): axe-core
 (``axe-playwright-python``) finds no serious or critical violation on any page (the lobby, a game,
 a replay, the rules, the account page, the analysis board, the leaderboard, a player's profile,
-the moderators' page; the lobby, the account page and the moderators' page also as a signed-in
-moderator sees them) in the light and the dark theme (the system's, then the switch's) and in a
-phone's viewport (the game page also in its screen-reader mode); the theme switch is kept and drawn
-from the first frame; the hand is a listbox and the board a grid; under ``prefers-reduced-motion``
-nothing moves."""
+the moderators' page, the password reset page, the tournaments, an upcoming arena's page and a
+finished Swiss's with its standings; the lobby, the account page, the moderators' page and the
+tournaments' form also as a signed-in moderator sees them, and an event's page as its creator sees
+it, with its Cancel confirmation open) in the light and the dark theme (the system's, then the
+switch's) and in a phone's viewport (the game page also in its screen-reader mode); the theme switch
+is kept and drawn from the first frame; the hand is a listbox and the board a grid; under
+``prefers-reduced-motion`` nothing moves."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -24,6 +26,7 @@ from helpers_ratings import PASSWORD, SERIES_EVERY, play_series, sign_up
 
 from schotten.web.core.settings import WebSettings
 from schotten.web.players import ratings
+from schotten.web.storage.db import TournamentGameRow, TournamentPlayerRow, TournamentRow
 from schotten.web.storage.store import Store
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -44,20 +47,54 @@ READY = {
     "/leaderboard": "main",
     "/player/ann": "#username",
     "/moderation": "main",
+    "/tournaments": "#upcoming li",
+    "/reset": "body[data-ready]",
+    "/reset?link=1": "body[data-ready]",
 }
 
 
 @pytest.fixture(scope="module")
 def server(sync_api: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """One server for the module, with two rated players (Ann and Bob) and a finished game."""
+    """One server for the module, with two rated players (Ann and Bob), a finished game, an upcoming
+    arena and a finished Swiss (``TOURNAMENTS``)."""
     where = tmp_path_factory.mktemp("a11y")
     with LiveServer(where / "games.db", where / "server.log", seed=2929) as live:
         store = Store(f"sqlite:///{live.database}")
         store.on_finished = ratings.rate_finished
         ann, bob = sign_up(store, "Ann", "Bob")
         play_series(store, ann, bob, 3, lose_every=3, at=datetime.now(UTC) - 3 * SERIES_EVERY)
+        TOURNAMENTS.extend(tournaments(store, ann, bob))
         store.close()
         yield live
+
+
+TOURNAMENTS: list[int] = []
+"""The upcoming arena and the finished Swiss of the module's server."""
+
+
+def tournaments(store: Store, ann: int, bob: int) -> list[int]:
+    """An arena starting tomorrow that Bob joined, and a Swiss of Ann and Bob finished yesterday (Ann
+    won their game): their ids."""
+    now = datetime.now(UTC)
+    with store.use() as session, session.begin():
+        arena = TournamentRow(format="arena", name="Axe arena", variant="base", clock_initial=180,
+                              clock_increment=2, clock_days=None, rated=True,
+                              starts_at=now + timedelta(days=1), minutes=60, rounds=None, status="created",
+                              creator_id=ann, round=0, created=now, min_rating=1000)
+        swiss = TournamentRow(format="swiss", name="Axe Swiss", variant="tactics", clock_initial=None,
+                              clock_increment=None, clock_days=3, rated=False,
+                              starts_at=now - timedelta(days=1), minutes=None, rounds=1, status="finished",
+                              creator_id=ann, round=1, created=now - timedelta(days=2))
+        session.add_all([arena, swiss])
+        session.flush()
+        session.add(TournamentPlayerRow(tournament_id=arena.id, account_id=bob, status="waiting", score=0,
+                                        joined=now, since=now))
+        for player in (ann, bob):
+            session.add(TournamentPlayerRow(tournament_id=swiss.id, account_id=player, status="waiting",
+                                            score=0, joined=now, since=now))
+        session.add(TournamentGameRow(tournament_id=swiss.id, game_id=None, round=1, account0=ann,
+                                      account1=bob, winner=0, ended=now - timedelta(hours=20)))
+        return [arena.id, swiss.id]
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +120,8 @@ def where(nodes: list[dict[str, Any]]) -> str:
 def check_pages(page: Any, server: LiveServer, replay_id: str) -> list[str]:
     """Open every page on ``page`` and collect what axe finds."""
     problems: list[str] = []
-    for path, selector in READY.items():
+    events = {f"/tournaments/{number}": "#standings tr" for number in TOURNAMENTS}
+    for path, selector in (READY | events).items():
         page.goto(f"{server.url}{path}")
         page.wait_for_selector(selector)
         page.wait_for_load_state("networkidle")
@@ -113,11 +151,31 @@ def as_moderator(page: Any, server: LiveServer) -> list[str]:
                               f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
     assert granted.returncode == 0, granted.stderr
     problems: list[str] = []
-    for path, selector in (("/moderation", "article.report"), ("/account", "main"), ("/", "#create")):
+    for path, selector in (("/moderation", "article.report"), ("/account", "main"), ("/", "#create"),
+                           ("/tournaments", "#create-box:not([hidden])")):
         page.goto(f"{server.url}{path}")
         page.wait_for_selector(selector)
         page.wait_for_load_state("networkidle")
         problems += blocking(page)
+    return problems + as_creator(page)
+
+
+def as_creator(page: Any) -> list[str]:
+    """On the tournaments' page of a signed-in player, create a Swiss with days per move starting at a
+    chosen time, and check its page (with Cancel) and its Cancel confirmation."""
+    page.select_option("#t-format", "swiss")
+    page.select_option("#t-clock", "custom-days")
+    page.check("#create input[name=t-start][value=at]")
+    page.fill("#t-name", "Axe cup")
+    problems = blocking(page)
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#t-cancel:not([hidden])")
+    page.wait_for_load_state("networkidle")
+    problems += blocking(page)
+    page.click("#t-cancel")
+    page.wait_for_selector("#confirm-cancel[open]")
+    problems += blocking(page)
+    page.keyboard.press("Escape")
     return problems
 
 
