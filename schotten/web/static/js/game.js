@@ -37,6 +37,7 @@ import { signalCounts, signalTurn, wireSignals } from "./signals.js";
 import {
   badSeatLink, bottomSeat, game, gameId, isMine, isSeated, legalNow, names,
 } from "./state.js";
+import { followTournament } from "./tournamentgame.js";
 import { splitRules, whyLinks, withWhy } from "./why.js";
 
 const page = { animated: 0, whyOpen: null, whyAnswer: null };
@@ -274,6 +275,7 @@ function onState(msg) {
   if (msg.status === "over" || (before && before.status === "open" && msg.status !== "open")) loadInfo();
   if (msg.rematch_of && msg.status === "open") loadKeptSeat(render);
   render();
+  followTournament(before, msg);
   if (page.whyOpen !== null && before && before.version !== msg.version) askWhyNot(page.whyOpen);
   onMoment(before, msg);
   const turn = shownTurn(shownRound());
