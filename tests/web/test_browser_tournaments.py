@@ -147,7 +147,7 @@ def test_the_form_makes_a_swiss_with_days_per_move_a_minimum_rating_and_a_local_
     ann.wait_for_url("**/tournaments/*")
     ann.wait_for_selector("#t-title:not(:empty)")
     view = ann.evaluate(VIEW)
-    assert (view["format"], view["clock"], view["rounds"], view["min_rating"], view["min_games"]) == (
+    assert (view["format"], view["clock"], view["rounds_total"], view["min_rating"], view["min_games"]) == (
         "swiss", {"days": 4}, 3, 1200, None)
     assert datetime.fromisoformat(view["starts_at"]) == datetime.fromisoformat(f"{local}:00-03:00")
     about = ann.inner_text("#t-about")

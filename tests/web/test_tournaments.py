@@ -197,8 +197,8 @@ def test_a_swiss_with_days_per_move_starts_at_its_time_and_plays_its_rounds_on_t
             assert info.clock is not None and info.clock.control.to_dict() == {"days": 3}
             assert info.clock.left == (3 * 86_400_000, 3 * 86_400_000) and info.rated
         view = client.get(f"/api/tournaments/{tid}").json()
-        assert (view["status"], view["round"], view["rounds"]) == ("started", 1, 2), "rounds: how many"
-        assert sorted(game["id"] for game in view["round_pairings"][0]["pairings"]) == sorted(games)
+        assert (view["status"], view["round"], view["rounds_total"]) == ("started", 1, 2), "how many rounds"
+        assert sorted(game["id"] for game in view["rounds"][0]["pairings"]) == sorted(games)
 
 
 def test_a_minimum_rating_or_number_of_rated_games_is_refused_with_a_sentence(tmp_path: Path) -> None:
@@ -359,8 +359,8 @@ def test_a_swiss_of_nine_players_over_three_rounds(tmp_path: Path) -> None:
                     played.append(Played(row.account0, row.account1, seats[1 - loser]))
         assert director.run_once() == []
         view = client.get(f"/api/tournaments/{tid}").json()
-        assert view["status"] == "finished" and [r["round"] for r in view["round_pairings"]] == [1, 2, 3]
-        assert all(len(r["pairings"]) == 4 and r["bye"] for r in view["round_pairings"])
+        assert view["status"] == "finished" and [r["round"] for r in view["rounds"]] == [1, 2, 3]
+        assert all(len(r["pairings"]) == 4 and r["bye"] for r in view["rounds"])
         pairs = [frozenset((g.first, g.second)) for g in played]
         assert len(set(pairs)) == len(pairs) and len(set(byes)) == 3
         expected = standings([p.id for p in players], played, byes)

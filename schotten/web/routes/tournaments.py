@@ -4,7 +4,7 @@
 |-----------------------------------------|-----------------------------------------------------------|
 | ``POST /api/tournaments``               | 201 ``{"id"}``; 400 a sentence; 401 a guest                |
 | ``GET /api/tournaments``                | ``{"tournaments": [...]}``                                 |
-| ``GET /api/tournaments/{id}``           | status, standings, games, round_pairings (Swiss), ``you``  |
+| ``GET /api/tournaments/{id}``           | status, standings, games, rounds (Swiss), ``you``          |
 | ``POST /api/tournaments/{id}/join``     | ``{"status"}`` (403 below the minimum rating or games)    |
 | ``POST /api/tournaments/{id}/withdraw`` | ``{"status": "withdrawn"}``                                |
 | ``POST /api/tournaments/{id}/pause``    | ``{"status": "paused"}`` (arena only)                      |

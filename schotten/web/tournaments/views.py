@@ -30,7 +30,8 @@ def summary(tournament: Tournament, players: int) -> dict[str, Any]:
             "variant": tournament.variant, "clock": tournament.control.to_dict(), "rated": tournament.rated,
             "starts_at": tournament.starts_at.isoformat(),
             "ends_at": None if ends_at is None else ends_at.isoformat(), "minutes": tournament.minutes,
-            "rounds": tournament.rounds, "round": tournament.round, "status": tournament.status,
+            "rounds": tournament.rounds, "rounds_total": tournament.rounds, "round": tournament.round,
+            "status": tournament.status,
             "creator": tournament.creator, "min_rating": tournament.min_rating,
             "min_games": tournament.min_games, "players": players}
 
@@ -52,8 +53,8 @@ def listing(session: Session) -> list[dict[str, Any]]:
 
 
 def detail(session: Session, tournament_id: int, account_id: int | None) -> dict[str, Any]:
-    """One tournament: settings (``rounds``: how many a Swiss has), standings, games, each round's
-    pairings (``round_pairings``, Swiss), ``you`` for a participant and
+    """One tournament: settings (``rounds_total``: how many rounds a Swiss has), standings, games, each
+    round's pairings (``rounds``, Swiss, as the API has always named them), ``you`` for a participant and
     ``created_by_you`` (whether ``account_id`` created it: the creator may cancel it before the start)."""
     tournament = tournament_of(found(session, tournament_id))
     players = list(session.scalars(select(TournamentPlayerRow)
@@ -72,7 +73,7 @@ def detail(session: Session, tournament_id: int, account_id: int | None) -> dict
         view["standings"] = _arena_standings(players, done, names)
     else:
         view["standings"] = _swiss_standings(players, done, names)
-        view["round_pairings"] = _rounds(games, names)
+        view["rounds"] = _rounds(games, names)
     view["games"] = [_game(g, names) for g in games if g.game_id is not None]
     mine = next((p for p in players if p.account_id == account_id), None)
     view["you"] = None if mine is None else _you(mine, games)

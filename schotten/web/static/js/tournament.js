@@ -40,7 +40,7 @@ function left(until) {
 function statusText(view) {
   if (view.status === "created") return t(STATUS.created, { time: left(view.starts_at) });
   if (view.status === "started" && view.ends_at) return t(STATUS.started, { time: left(view.ends_at) });
-  if (view.status === "started") return t("Round {n} of {rounds}", { n: view.round, rounds: view.rounds });
+  if (view.status === "started") return t("Round {n} of {rounds}", { n: view.round, rounds: view.rounds_total });
   return t(STATUS[view.status]);
 }
 
@@ -81,7 +81,7 @@ function roundBox(round) {
 /** The event's settings in one line: format, variant, clock, length, rated, start, who may join. */
 function aboutText(view) {
   const parts = [view.format === "arena" ? t("Arena") : t("Swiss"), variantName(view.variant), clockName(view.clock),
-    view.format === "arena" ? tn("{n} minute", "{n} minutes", view.minutes) : tn("{n} round", "{n} rounds", view.rounds),
+    view.format === "arena" ? tn("{n} minute", "{n} minutes", view.minutes) : tn("{n} round", "{n} rounds", view.rounds_total),
     view.rated ? t("Rated") : t("Casual"),
     t("Starts {when}", { when: new Date(view.starts_at).toLocaleString(language(), WHEN) })];
   if (view.min_rating !== null && view.min_rating !== undefined) parts.push(t("Rating {n} or more", { n: view.min_rating }));
@@ -110,8 +110,9 @@ function render(view) {
   for (const node of document.querySelectorAll(".swiss-only")) node.hidden = view.format !== "swiss";
   fill(byId("standings"), ...view.standings.map(standingRow));
   fill(byId("games"), ...[...view.games].reverse().map(gameItem));
-  byId("rounds-box").hidden = !view.round_pairings?.length;
-  if (view.round_pairings) fill(byId("rounds"), ...view.round_pairings.map(roundBox));
+  const pairings = Array.isArray(view.rounds) ? view.rounds : [];
+  byId("rounds-box").hidden = !pairings.length;
+  if (pairings.length) fill(byId("rounds"), ...pairings.map(roundBox));
   showButtons(view);
   const game = view.you && view.you.game;
   if (game && shown !== game && sessionStorage.getItem("tournament-game") !== game) {
