@@ -6,15 +6,16 @@
 | limit    | at most ``most`` pending sent by one player, counted under a lock of their account row   |
 | once     | a challenge is closed (accepted, declined, cancelled) by one ``UPDATE ... WHERE pending`` |
 | accepted | its game row is inserted in the same transaction as it is closed, or neither is stored   |
+| banned   | a ban cancels every pending challenge sent by or to the account, in the ban's transaction |
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import Update, func, or_, select, update
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import Session, aliased
 
 from ..core.clock import TimeControl
 from ..storage.challenge_rows import ChallengeRow
@@ -95,6 +96,27 @@ def row_for(challenge_id: str, challenger: int, player: int, variant: str, contr
                         expires=utc(now + timedelta(seconds=ttl)))
 
 
+def _closing(challenge_id: str, now: datetime) -> Update:
+    """The ``UPDATE`` that closes the challenge if it is still pending (its ``values`` to be set)."""
+    return update(ChallengeRow).where(ChallengeRow.id == challenge_id, ChallengeRow.status == PENDING,
+                                      ChallengeRow.expires > utc(now))
+
+
+def cancel_banned(session: Session, account_id: int, now: datetime) -> list[Challenge]:
+    """Cancel every pending challenge sent by or to ``account_id`` (a moderator banned them), in the
+    caller's transaction: those challenges, cancelled."""
+    mine = or_(ChallengeRow.challenger_id == account_id, ChallengeRow.player_id == account_id)
+    query = _QUERY.where(mine, ChallengeRow.status == PENDING, ChallengeRow.expires > utc(now))
+    cancelled = []
+    for found in session.execute(query).all():
+        challenge = _challenge(*found)
+        done = session.execute(_closing(challenge.id, now).values(status="cancelled"),
+                               execution_options={"synchronize_session": False})
+        if done.rowcount:  # type: ignore[attr-defined]
+            cancelled.append(replace(challenge, status="cancelled"))
+    return cancelled
+
+
 class Book:
     """The challenges of ``store``."""
 
@@ -128,16 +150,22 @@ class Book:
         with self.store.use() as session:
             return [_challenge(*found) for found in session.execute(query.limit(50)).all()]
 
+    def banned(self, *account_ids: int) -> bool:
+        """Whether a moderator banned any of ``account_ids``."""
+        with self.store.use() as session:
+            return session.scalars(select(AccountRow.id).where(
+                AccountRow.id.in_(account_ids), AccountRow.banned.is_not(None)).limit(1)).first() is not None
+
     def close(self, challenge_id: str, status: str, now: datetime, reason: str | None = None) -> bool:
         """Close a pending challenge as ``status``: whether it was pending (and is closed now)."""
         with self.store.use() as session, session.begin():
-            done = session.execute(self._closing(challenge_id, now).values(status=status, reason=reason))
+            done = session.execute(_closing(challenge_id, now).values(status=status, reason=reason))
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def accept(self, challenge_id: str, info: GameInfo, now: datetime) -> bool:
         """Insert the game ``info`` and close the challenge as accepted with it, in one transaction:
         whether it was still pending (if not, nothing is stored)."""
-        closing = self._closing(challenge_id, now).values(status="accepted", game_id=info.id)
+        closing = _closing(challenge_id, now).values(status="accepted", game_id=info.id)
         with self.store.use() as session:
             try:
                 with session.begin():
@@ -148,8 +176,3 @@ class Book:
             except _Gone:
                 return False
         return True
-
-    @staticmethod
-    def _closing(challenge_id: str, now: datetime) -> Update:
-        return update(ChallengeRow).where(ChallengeRow.id == challenge_id, ChallengeRow.status == PENDING,
-                                          ChallengeRow.expires > utc(now))

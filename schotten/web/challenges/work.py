@@ -2,27 +2,31 @@
 
 | refusal                                   | answer                                              |
 |-------------------------------------------|-----------------------------------------------------|
-| no account by that name                   | 404                                                 |
+| no account by that name (or a banned one) | 404, the same sentence (a ban is not told)          |
 | oneself                                   | 400                                                 |
 | ``MOST`` pending already sent             | 429                                                 |
 | over ``RATE`` sent (cancelled ones too)   | 429 (``Retry-After``)                               |
 | either player blocks the other            | none: 201 as if sent, stored ``hidden`` (never shown to them) |
 | not one's challenge (or hidden from one)  | 404                                                 |
 | no longer pending                         | 409 (410 once expired)                              |
+| accepting when either player is banned    | 409                                                 |
 
 Notices on the players' own sockets (``games.channels``), each ``{"type", "challenge": view}``:
 ``challenge`` to the challenged player when sent; ``challenge_accepted`` (with the game's ``url``),
 ``challenge_declined`` (with ``reason``) and ``challenge_cancelled`` to both players when closed.
+A moderator's ban cancels the banned player's pending challenges (``ban_reach``): the other player of
+each hears ``challenge_cancelled``, as on a cancel.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from fastapi import Response
+from sqlalchemy.orm import Session
 
 from ...engine import GameState, Settings
 from ..core.clock import Clock
@@ -33,7 +37,7 @@ from ..games.channels import Channels
 from ..players.accounts import AccountRef
 from ..players.seats import new_token, token_hash
 from ..storage.rows import GameInfo
-from .book import Book, Challenge, row_for
+from .book import Book, Challenge, cancel_banned, row_for
 from .models import Accepted, ChallengeList, ChallengeView, NewChallenge, Reason
 
 if TYPE_CHECKING:
@@ -68,7 +72,7 @@ class Challenges:
     async def send(self, me: AccountRef, body: NewChallenge) -> ChallengeView:
         """Challenge the player ``body.player`` (see the module's table of refusals)."""
         other = await self.db(self.authority.accounts.by_name, body.player)
-        if other is None:
+        if other is None or await self.db(self.book.banned, other.id):
             raise ServiceError(404, f"there is no player called {body.player!r}: check the name (as their "
                                "profile shows it)")
         if other.id == me.id:
@@ -102,6 +106,9 @@ class Challenges:
         """Accept a challenge sent to one: its table is made with both players seated (the accepter's seat
         cookie is set in ``response``), and the challenger is told where it is."""
         challenge = await self._answerable(me, challenge_id, "accept")
+        if await self.db(self.book.banned, challenge.challenger_id, challenge.player_id):
+            raise ServiceError(409, "this challenge can no longer be accepted: one of its players may not "
+                               "play now")
         info, token = self._table(challenge)
         if not await self.db(self.book.accept, challenge.id, info, self.authority.now()):
             raise await self._closed(challenge.id)
@@ -178,6 +185,24 @@ class Challenges:
                         token_hashes=[token_hash(t) for t in tokens], status=Status.PLAYING, created=now,
                         clock=clock, moved=now, accounts=accounts, rated=challenge.rated)
         return info, tokens[accounts.index(challenge.player_id)]
+
+
+def ban_reach(channels: Channels) -> Callable[[Session, int, datetime], Callable[[], None]]:
+    """What a moderator's ban does to challenges (``moderation.actions.Reach``): in the ban's
+    transaction, every pending challenge sent by or to the banned account is cancelled; once the ban
+    is stored, the other player of each hears ``challenge_cancelled`` on their own socket."""
+    def reach(session: Session, account_id: int, now: datetime) -> Callable[[], None]:
+        cancelled = cancel_banned(session, account_id, now)
+
+        def tell() -> None:
+            for challenge in cancelled:
+                message = {"type": "challenge_cancelled", "challenge": challenge.view(now).model_dump()}
+                if challenge.challenger_id != account_id:
+                    channels.send(challenge.challenger_id, message)
+                elif not challenge.hidden:
+                    channels.send(challenge.player_id, message)
+        return tell
+    return reach
 
 
 def _not_yours(challenge_id: str, what: str = "answer") -> ServiceError:

@@ -4,18 +4,20 @@
 |---|---|---|
 | ``warn`` | no | the player is shown the note as a warning |
 | ``mute`` | 0 < hours ≤ ``MUTE_HOURS_MAX`` | no chat line of theirs is taken anywhere until then |
-| ``ban`` | no | sessions ended, log-in refused, games in progress lost, off leaderboards and pools |
+| ``ban`` | no | sessions ended, log-in refused, games lost, off leaderboards and pools, and ``reach`` |
 | ``unban`` | no | the ban is lifted (their games stay as they ended) |
 | ``clear`` | no | closes ``report`` with no action (``report`` is required) |
 
 ``note`` (1 to ``NOTE_MAX`` characters) is required; for warn, mute and ban it is what the player
 is told. ``report``, when given, must be an open report about ``player``: it is closed. The log is
-append-only: nothing here changes or deletes a row of it.
+append-only: nothing here changes or deletes a row of it. A ban's ``reach`` (given by the routes:
+withdrawn from tournaments, challenges cancelled) changes those features' rows in the ban's transaction.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,6 +34,12 @@ ACTIONS = ("warn", "mute", "ban", "unban", "clear")
 MUTE_HOURS_MAX = 24 * 365
 NOTE_MAX = 500
 
+Tell = Callable[[], None]
+Reach = Callable[[Session, int, datetime], Tell]
+"""A feature a ban reaches beyond the account (tournaments, challenges), given by the layer above: called
+in the ban's transaction with the banned account's id and the time, it changes that feature's rows
+through the feature's own functions and answers what to tell once the ban is stored."""
+
 
 @dataclass(frozen=True, slots=True)
 class NewAction:
@@ -47,16 +55,18 @@ class NewAction:
 @dataclass(frozen=True, slots=True)
 class Done:
     """An action taken: its log entry, the player's account, and for a ban the games in progress to
-    end (id, seat)."""
+    end (id, seat) and what its reach tells once it is stored (``tell``: call each, then end the games)."""
 
     entry: dict[str, Any]
     player_id: int
     games: list[tuple[str, int]]
+    tell: list[Tell] = field(default_factory=list)
 
 
-def act(store: Store, moderator: AccountRef, asked: NewAction, now: datetime) -> Done:
-    """Apply ``asked`` and append it to the log, in one transaction; 400/404/409 with a sentence, and
-    nothing changed, for an action that cannot be taken."""
+def act(store: Store, moderator: AccountRef, asked: NewAction, now: datetime, reach: Sequence[Reach] = (),
+        ) -> Done:
+    """Apply ``asked`` and append it to the log, in one transaction (a ban's ``reach`` too); 400/404/409
+    with a sentence, and nothing changed, for an action that cannot be taken."""
     _check(asked)
     with store.use() as session, session.begin():
         player = session.scalars(select(AccountRow).where(
@@ -66,14 +76,14 @@ def act(store: Store, moderator: AccountRef, asked: NewAction, now: datetime) ->
         if player.id == moderator.id:
             raise ServiceError(400, "a moderator does not act on their own account")
         report = _open_report(session, asked, player.id)
-        games = _apply(session, asked, player, utc(now))
+        games, tell = _apply(session, asked, player, utc(now), reach)
         if report is not None:
             report.closed = utc(now)
         row = ModerationRow(moderator_id=moderator.id, player_id=player.id, action=asked.action,
                             hours=asked.hours, note=asked.note, report_id=asked.report, time=utc(now))
         session.add(row)
         session.flush()
-        return Done(_entry(row, moderator.username, player.username), player.id, games)
+        return Done(_entry(row, moderator.username, player.username), player.id, games, tell)
 
 
 def _check(asked: NewAction) -> None:
@@ -103,8 +113,10 @@ def _open_report(session: Session, asked: NewAction, player_id: int) -> ReportRo
     return report
 
 
-def _apply(session: Session, asked: NewAction, player: AccountRow, now: datetime) -> list[tuple[str, int]]:
-    """Change the account as the action says; for a ban, the games in progress it must lose."""
+def _apply(session: Session, asked: NewAction, player: AccountRow, now: datetime, reach: Sequence[Reach],
+           ) -> tuple[list[tuple[str, int]], list[Tell]]:
+    """Change the account as the action says; for a ban, the games in progress it must lose and what
+    its reach tells."""
     if asked.action == "mute":
         assert asked.hours is not None
         player.muted_until = now + timedelta(hours=asked.hours)
@@ -113,14 +125,21 @@ def _apply(session: Session, asked: NewAction, player: AccountRow, now: datetime
             raise ServiceError(409, f"{player.username} is not banned")
         player.banned = None
     elif asked.action == "ban":
-        if player.banned is not None:
-            raise ServiceError(409, f"{player.username} is already banned")
-        player.banned = now
-        session.execute(delete(SessionRow).where(SessionRow.account_id == player.id))
-        session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == player.id,
-                                                   PoolEntryRow.game_id.is_(None)))
-        return _games_in_progress(session, player.id)
-    return []
+        return _ban(session, player, now, reach)
+    return [], []
+
+
+def _ban(session: Session, player: AccountRow, now: datetime, reach: Sequence[Reach],
+         ) -> tuple[list[tuple[str, int]], list[Tell]]:
+    if player.banned is not None:
+        raise ServiceError(409, f"{player.username} is already banned")
+    player.banned = now
+    session.execute(delete(SessionRow).where(SessionRow.account_id == player.id))
+    session.execute(delete(PoolEntryRow).where(PoolEntryRow.account_id == player.id,
+                                               PoolEntryRow.game_id.is_(None)))
+    session.flush()
+    tell = [feature(session, player.id, now) for feature in reach]
+    return _games_in_progress(session, player.id), tell
 
 
 def _games_in_progress(session: Session, account_id: int) -> list[tuple[str, int]]:

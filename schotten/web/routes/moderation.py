@@ -14,12 +14,15 @@ Every route under ``/api/moderation/`` checks the role on each request (``roles.
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.orm import Session
 
+from ..challenges.work import ban_reach
 from ..core.errors import ServiceError
 from ..core.schemas import ErrorBody
 from ..moderation import actions, reports
@@ -29,6 +32,7 @@ from ..players.accounts import AccountRef
 from ..players.identity import viewer
 from ..players.standing import standing_of
 from ..service import GameService
+from ..tournaments.records import withdraw_banned
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 429)
@@ -62,6 +66,7 @@ class ActionBody(BaseModel):
 def install(app: FastAPI, service: GameService) -> None:
     """Add the reports' and moderators' routes to ``app`` (see the module's table)."""
     store, now = service.store, service.accounts.now
+    reach = (_tournaments_reach(service), ban_reach(service.channels))
 
     async def signed_in(request: Request, what: str) -> AccountRef:
         account = await viewer(request)
@@ -94,10 +99,13 @@ def install(app: FastAPI, service: GameService) -> None:
 
     @app.post("/api/moderation/actions", responses=_ERRORS)
     async def take_action(body: ActionBody, request: Request) -> dict[str, Any]:
-        """Warn, mute, ban, unban or clear; a ban also ends the player's games and closes their sockets."""
+        """Warn, mute, ban, unban or clear; a ban also withdraws the player from tournaments, cancels
+        their challenges, ends their games and closes their sockets."""
         by = await moderator(request)
         asked = actions.NewAction(body.player, body.action, body.note, body.hours, body.report)
-        done = await asyncio.to_thread(actions.act, store, by, asked, now())
+        done = await asyncio.to_thread(actions.act, store, by, asked, now(), reach)
+        for tell in done.tell:
+            tell()
         for game_id, seat in done.games:
             await service.authority.endings.forfeit_banned(game_id, seat)
         if body.action == "ban":
@@ -114,6 +122,15 @@ def install(app: FastAPI, service: GameService) -> None:
                 return actions.moderation_log(session)
 
         return {"log": await asyncio.to_thread(read)}
+
+
+def _tournaments_reach(service: GameService) -> actions.Reach:
+    """A ban withdraws the player from every tournament not over (``records.withdraw_banned``); once it
+    is stored, those tournaments' sockets hear that their standings changed."""
+    def reach(session: Session, account_id: int, now: datetime) -> actions.Tell:
+        changed = withdraw_banned(session, account_id, now)
+        return lambda: service.tournaments.finished(changed)
+    return reach
 
 
 def _with_evidence(service: GameService) -> list[dict[str, Any]]:

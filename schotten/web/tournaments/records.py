@@ -6,6 +6,7 @@
 | withdraw | a player, any time before the end (a game being played goes on)                |
 | pause    | an arena player: leaves the waiting list; ``join`` brings them back             |
 | cancel   | the creator, before the start                                                  |
+| banned   | a moderator's ban: withdrawn from every tournament not over, never paired again |
 
 Every function is blocking and runs in one transaction (run it in a worker thread). Refusals raise
 ``ServiceError`` with a sentence, and change nothing.
@@ -157,3 +158,20 @@ def cancel(session: Session, tournament_id: int, account_id: int) -> None:
                                 .values(status=CANCELLED))
     if cancelled.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError(409, "this tournament has just started: it can no longer be cancelled")
+
+
+def withdraw_banned(session: Session, account_id: int, now: datetime) -> set[int]:
+    """A moderator banned the player: withdrawn from every tournament not finished or cancelled (never
+    paired again; a game being played is theirs to lose, their finished results stay in the
+    standings), in the caller's transaction. The tournaments whose standings changed."""
+    query = (select(TournamentPlayerRow.tournament_id)
+             .join(TournamentRow, TournamentRow.id == TournamentPlayerRow.tournament_id)
+             .where(TournamentPlayerRow.account_id == account_id, TournamentPlayerRow.status != WITHDRAWN,
+                    TournamentRow.status.in_([CREATED, STARTED])))
+    changed = set(session.scalars(query))
+    if changed:
+        session.execute(update(TournamentPlayerRow)
+                        .where(TournamentPlayerRow.account_id == account_id,
+                               TournamentPlayerRow.tournament_id.in_(sorted(changed)))
+                        .values(status=WITHDRAWN, since=utc(now)))
+    return changed

@@ -6,7 +6,8 @@ A finished tournament game gets its winner (None: a draw, or an aborted game, wh
 players wait again (an arena pairs them in its next wave) and their cached score is counted again
 from all their results. A player who lost on time (or by
 leaving) without a single decision was absent: paused in an arena, withdrawn in a Swiss (``join``
-brings them back).
+brings them back). A player whose game ended ``banned`` (a moderator banned them) is withdrawn, never
+waiting again; the other waits and scores the win.
 """
 
 from __future__ import annotations
@@ -75,9 +76,9 @@ def record_finished(session: Session, game_ids: Sequence[str], now: datetime) ->
         session.flush()
         players = [row.account0] + ([row.account1] if row.account1 is not None else [])
         fmt = session.scalar(select(TournamentRow.format).where(TournamentRow.id == row.tournament_id))
-        gone = absent(row, game.ended)
+        gone, banned = absent(row, game.ended), banned_loser(row, game.ended)
         for player in players:
-            status = (PAUSED if fmt == ARENA else WITHDRAWN) if player == gone else WAITING
+            status = _status_after(player, fmt, gone, banned)
             session.execute(update(TournamentPlayerRow)
                             .where(TournamentPlayerRow.tournament_id == row.tournament_id,
                                    TournamentPlayerRow.account_id == player,
@@ -95,6 +96,22 @@ def absent(row: TournamentGameRow, ending: str | None) -> int | None:
     loser = 1 - row.winner
     made = row.decisions0 if loser == 0 else row.decisions1
     return (row.account0, row.account1)[loser] if made == 0 else None
+
+
+def _status_after(player: int, fmt: str | None, gone: int | None, banned: int | None) -> str:
+    """A player's status once their game is recorded: withdrawn if banned, out if absent, else waiting."""
+    if player == banned:
+        return WITHDRAWN
+    if player == gone:
+        return PAUSED if fmt == ARENA else WITHDRAWN
+    return WAITING
+
+
+def banned_loser(row: TournamentGameRow, ending: str | None) -> int | None:
+    """The player who lost the game because a moderator banned them (the ending ``banned``), else None."""
+    if ending != Ending.BANNED or row.winner is None or row.account1 is None:
+        return None
+    return (row.account0, row.account1)[1 - row.winner]
 
 
 def _decisions(session: Session, game_id: str) -> tuple[int, int]:
