@@ -1,13 +1,14 @@
 """The moderators' page in the browser (issue 29): a player reports another's chat line, a moderator
 granted from the command line while the server runs sees the stored line on /moderation and mutes
-the offender in one click; the log shows it; a player who is no moderator is told the page is not
-theirs."""
+the offender for the hours typed; the log shows it; a player who is no moderator is told the page is
+not theirs. A moderator bans and unbans a player by name from the page."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,26 +45,71 @@ def signed_up(pages: Browser, server: LiveServer, name: str) -> Any:
     return page
 
 
-def test_a_moderator_mutes_a_reported_player_in_one_click(pages: Browser, server: LiveServer) -> None:
-    """Report a chat line, grant the role with ``schotten moderators add``, open /moderation, mute."""
+def grant(server: LiveServer, name: str) -> None:
+    """Make ``name`` a moderator with ``schotten moderators add`` while the server runs."""
+    granted = subprocess.run([sys.executable, "-m", "schotten", "moderators", "add", name, "--database",
+                              f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
+    assert granted.returncode == 0, granted.stderr
+
+
+def logged(page: Any, rows: int) -> str:
+    """The log's text once it has ``rows`` rows."""
+    page.wait_for_function(f"() => document.querySelectorAll('#log tr').length === {rows}")
+    text: str = page.inner_text("#log")
+    return text
+
+
+def test_a_moderator_mutes_a_reported_player_for_the_hours_typed(pages: Browser, server: LiveServer) -> None:
+    """Report a chat line, grant the role with ``schotten moderators add``, open /moderation, mute for
+    the 3 hours typed in the report's hours field: the player's mute ends 3 hours from now."""
     ann, carol = signed_up(pages, server, "ann"), signed_up(pages, server, "carol")
-    signed_up(pages, server, "bob")
+    bob = signed_up(pages, server, "bob")
     report = {"player": "bob", "reason": "abuse", "text": "insults"}
     status, answer = call(ann, "POST", "/api/reports", report)
     assert status == 201, answer
-    granted = subprocess.run([sys.executable, "-m", "schotten", "moderators", "add", "carol", "--database",
-                              f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
-    assert granted.returncode == 0, granted.stderr
+    grant(server, "carol")
     carol.goto(f"{server.url}/moderation")
     card = carol.wait_for_selector("article.report")
     assert "bob" in card.inner_text() and "insults" in card.inner_text()
+    carol.fill("article.report input.hours", "3")
+    before = datetime.now(UTC)
     carol.click("article.report button[data-action='mute']")
     carol.wait_for_selector("#no-reports:not([hidden])")
-    carol.wait_for_function("() => document.querySelectorAll('#log tr').length === 1")
-    assert "Mute 24 h" in carol.inner_text("#log")
+    assert "Mute for 3 h" in logged(carol, 1)
+    status, standing = call(bob, "GET", "/api/account/standing")
+    assert status == 200 and standing["note"] == "Abuse", standing
+    hours = (datetime.fromisoformat(standing["muted_until"]) - before).total_seconds() / 3600
+    assert 2.9 < hours < 3.1, standing
     ann.goto(f"{server.url}/moderation")
     ann.wait_for_selector("#message:not([hidden])")
     assert "only moderators" in ann.inner_text("#message")
+    assert not pages.errors
+
+
+def test_a_moderator_bans_and_unbans_a_player_by_name(pages: Browser, server: LiveServer) -> None:
+    """Act on a player: a mute without hours is refused with the server's sentence and logs nothing;
+    a ban (no hours: until lifted) refuses bob's log-in; Unban lets him in again."""
+    carol, bob = signed_up(pages, server, "carol"), signed_up(pages, server, "bob")
+    grant(server, "carol")
+    carol.goto(f"{server.url}/moderation")
+    carol.wait_for_selector("#act:not([hidden])")
+    carol.fill("#act-player", "bob")
+    carol.fill("#act-note", "cheating")
+    carol.click("#act-form button[data-action='mute']")
+    carol.wait_for_selector("#message.error:not([hidden])")
+    assert "hours" in carol.inner_text("#message")
+    assert logged(carol, 0) == ""
+    carol.click("#act-form button[data-action='ban']")
+    assert "Ban" in logged(carol, 1)
+    status, refused = call(bob, "POST", "/api/session", {"username": "bob", "password": PASSWORD})
+    assert status == 403 and "cheating" in refused["error"]
+    carol.fill("#act-player", "bob")
+    carol.fill("#act-note", "appeal granted")
+    carol.click("#act-form button[data-action='unban']")
+    assert "Unban" in logged(carol, 2).splitlines()[0]
+    carol.wait_for_selector("#message.info:not([hidden])")
+    status, answer = call(bob, "POST", "/api/session", {"username": "bob", "password": PASSWORD})
+    assert status == 200, answer
     assert not pages.errors
 
 
@@ -101,9 +147,7 @@ def test_a_chat_line_and_a_profile_are_reported_in_two_clicks(pages: Browser, se
     ann.fill("#report-text", "too strong")
     ann.click("#report-send")
     ann.wait_for_selector("#message:not([hidden])")
-    granted = subprocess.run([sys.executable, "-m", "schotten", "moderators", "add", "ann", "--database",
-                              f"sqlite:///{server.database}"], capture_output=True, text=True, timeout=60)
-    assert granted.returncode == 0, granted.stderr
+    grant(server, "ann")
     status, queue = call(ann, "GET", "/api/moderation/reports")
     assert status == 200
     chat, profile = queue["reports"]

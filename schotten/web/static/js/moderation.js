@@ -1,6 +1,8 @@
 // The moderators' page (/moderation): the open reports with their evidence (the chat as the server
-// stored it, the game, the fair-play figures) and one-click actions; the moderation log. Everything
-// comes from /api/moderation/*, which answers 403 to anyone else (the page then says so).
+// stored it, the game, the fair-play figures) and their actions; an action on any player by name
+// (unban among them); the moderation log. Everything comes from /api/moderation/*, which answers 403
+// to anyone else (the page then says so). A mute's or ban's hours are sent as typed (empty: none
+// sent) and the server judges them.
 
 import { getJSON, postJSON, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
@@ -8,9 +10,11 @@ import { initI18n, N_, t } from "./i18n.js";
 import { REASONS } from "./report.js";
 
 const ACTIONS = {
-  warn: N_("Warn"), mute: N_("Mute 24 h"), ban: N_("Ban"), clear: N_("Clear"), unban: N_("Unban"),
+  warn: N_("Warn"), mute: N_("Mute"), ban: N_("Ban"), clear: N_("Clear"), unban: N_("Unban"),
 };
-const MUTE_HOURS = 24;
+// The actions that take the hours field (the API's "hours").
+const TIMED = new Set(["mute", "ban"]);
+const HOURS_LABEL = N_("Hours of a mute or ban (empty: a ban lasts until it is lifted)");
 
 function when(iso) {
   return new Date(iso).toLocaleString();
@@ -37,11 +41,25 @@ function fairPlay(figures) {
   return el("p", { class: "fair-play" }, `${mine} ${band}`);
 }
 
-function actionButtons(report, note) {
-  return Object.entries(ACTIONS).filter(([action]) => action !== "unban").map(([action, label]) => el("button", {
-    text: t(label), attrs: { type: "button" }, data: { action },
-    on: { click: () => act(report, action, note.value) },
-  }));
+function hoursInput() {
+  return el("input", {
+    class: "hours", attrs: { type: "number", step: "any", inputmode: "decimal", "aria-label": t(HOURS_LABEL), placeholder: t("Hours") },
+  });
+}
+
+function hoursOf(input) {
+  const text = input.value.trim();
+  return text === "" ? null : Number(text);
+}
+
+function button(action, click) {
+  return el("button", { text: t(ACTIONS[action]), attrs: { type: "button" }, data: { action }, on: { click } });
+}
+
+function reportActions(report, note, hours) {
+  const ban = report.standing && report.standing.banned ? "unban" : "ban";
+  return ["warn", "mute", ban, "clear"].map((action) => button(action, () => act(
+    { player: report.player, action, note: note.value, report: report.id }, hoursOf(hours))));
 }
 
 function reportCard(report) {
@@ -49,6 +67,7 @@ function reportCard(report) {
     attrs: { type: "text", maxlength: 500, "aria-label": t("Note (the player reads it for a warning, mute or ban)") },
   });
   note.value = t(REASONS[report.reason] || report.reason);
+  const hours = hoursInput();
   const game = report.game ? el("a", { text: t("Open the game"), attrs: { href: `/replay/${encodeURIComponent(report.game)}` } }) : null;
   return el("article", { class: "report", data: { report: report.id } },
     el("h2", {}, el("a", { text: report.player, attrs: { href: `/player/${encodeURIComponent(report.player)}` } }),
@@ -56,23 +75,48 @@ function reportCard(report) {
     el("p", { class: "muted", text: t("Reported by {name} on {time}", { name: report.reporter, time: when(report.created) }) }),
     report.text ? el("blockquote", { text: report.text }) : null,
     game, chatLines(report.chat), fairPlay(report.fair_play),
-    el("div", { class: "actions" }, note, actionButtons(report, note)));
+    el("div", { class: "actions" }, note, hours, reportActions(report, note, hours)));
 }
 
-async function act(report, action, note) {
-  const body = { player: report.player, action, note, report: report.id };
-  if (action === "mute") body.hours = MUTE_HOURS;
+// Take an action (the hours field's value goes with a mute or a ban when it is filled in): whether
+// the server took it. The reports and the log are read again.
+async function act(body, hours) {
+  const sent = TIMED.has(body.action) && hours !== null ? { ...body, hours } : body;
   try {
-    await postJSON("/api/moderation/actions", body);
-    await load();
+    await postJSON("/api/moderation/actions", sent);
   } catch (error) {
     showMessage(error.message);
+    return false;
   }
+  await load();
+  return true;
+}
+
+// The form that acts on any player by name (warn, mute, ban, unban).
+function actForm() {
+  const form = byId("act-form");
+  const [player, note, hours] = [byId("act-player"), byId("act-note"), byId("act-hours")];
+  form.addEventListener("submit", (event) => event.preventDefault());
+  for (const control of form.querySelectorAll("button[data-action]")) {
+    const action = control.dataset.action;
+    control.addEventListener("click", async () => {
+      const name = player.value.trim();
+      if (!await act({ player: name, action, note: note.value }, hoursOf(hours))) return;
+      showMessage(t("{action}: done for {name}.", { action: t(ACTIONS[action]), name }), "info");
+      note.value = "";
+      hours.value = "";
+    });
+  }
+}
+
+function actionText(entry) {
+  const label = t(ACTIONS[entry.action] || entry.action);
+  return entry.hours === null || entry.hours === undefined ? label : t("{action} for {hours} h", { action: label, hours: entry.hours });
 }
 
 function logRow(entry) {
   return el("tr", {}, el("td", { text: when(entry.time) }), el("td", { text: entry.moderator }),
-    el("td", { text: entry.player }), el("td", { text: t(ACTIONS[entry.action] || entry.action) }),
+    el("td", { text: entry.player }), el("td", { text: actionText(entry) }),
     el("td", { text: entry.note }));
 }
 
@@ -82,6 +126,7 @@ async function load() {
     fill(byId("reports"), ...queue.reports.map(reportCard));
     byId("no-reports").hidden = queue.reports.length > 0;
     fill(byId("log"), ...log.log.map(logRow));
+    byId("act").hidden = false;
   } catch (error) {
     showMessage(error.message);
   }
@@ -89,6 +134,7 @@ async function load() {
 
 async function main() {
   await initI18n();
+  actForm();
   await load();
 }
 
