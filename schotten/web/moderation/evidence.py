@@ -6,7 +6,7 @@ rating band. A figure to look into, never a verdict by itself (shown to moderato
 |---|---|
 | ``agreement`` | share of the player's moves that were the best move, last ``GAMES`` reviewed rated games |
 | ``band`` | the player's rating band (``BAND`` points wide) in the pool they played most in |
-| ``band_agreement`` | the same, last ``SAMPLE`` reviewed rated games, seats of players now in that band |
+| ``band_agreement`` | the same, last ``SAMPLE`` reviewed rated games of the pool, the band's players' seats |
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
-from ..players.ratings import pool_of
+from ..core.vocab import Speed
 from ..storage.db import GameRow, RatingRow, ReviewRow
 
 GAMES = 20
@@ -39,8 +39,7 @@ def fair_play(session: Session, account_id: int) -> dict[str, Any]:
     pool, low = band
     ratings = {row.account_id: row.rating for row in session.scalars(select(RatingRow).where(
         RatingRow.pool == pool, RatingRow.rating >= low, RatingRow.rating < low + BAND))}
-    sample = [(game, result) for game, result in _reviewed(session, GameRow.rated.is_(True), SAMPLE)
-              if pool_of(game) == pool]
+    sample = _reviewed(session, _in_pool(pool), SAMPLE)
     agree, total = _tally((game, result, seat) for game, result in sample
                           for seat in (0, 1) if (game.account0, game.account1)[seat] in ratings)
     figures.update(band=f"{pool} {low}-{low + BAND - 1}", band_decisions=total,
@@ -59,6 +58,13 @@ def _reviewed(session: Session, where: Any, limit: int) -> list[tuple[GameRow, l
         if isinstance(decisions, list):
             found.append((game, decisions))
     return found
+
+
+def _in_pool(pool: str) -> Any:
+    """The SQL condition of a game of ``pool`` (``vocab.pool_name``: its variant, whether turn-based)."""
+    variant, speed = pool.split(".")
+    turn_based = GameRow.clock_days.is_not(None) if speed == Speed.TURNBASED else GameRow.clock_days.is_(None)
+    return and_(GameRow.variant == variant, turn_based)
 
 
 def _tally(seats: Any) -> tuple[int, int]:
