@@ -1,8 +1,9 @@
 """A tournament game's page leads back to its arena (issue 28): both players and a spectator see
 "Tournament: NAME" linking to the tournament; when the game ends, each player's page says "Back to
 the tournament in 5 s" (politely, to a screen reader) and the one who waits arrives at the
-tournament page by itself, while the one who pressed "Stay here" stays on the game; the spectator
-gets no notice. Under reduced motion the countdown's shrinking bar is not shown."""
+tournament page by itself, while the one who pressed "Stay here" stays on the game (offered no
+rematch: the tournament pairs the next game); the spectator gets no notice. Under reduced motion the
+countdown's shrinking bar is not shown."""
 
 from __future__ import annotations
 
@@ -75,6 +76,7 @@ def test_the_player_who_waits_goes_back_to_the_arena_and_the_one_who_stays_stays
     ann.wait_for_selector("#t-title")
     bob.wait_for_function(PAST_DUE)
     assert "/game/" in bob.url and bob.locator("#stay-here").count() == 0
+    assert bob.locator("#result").is_visible() and bob.locator("#play-again").is_hidden(), "no rematch"
     assert bob.get_attribute("#tournament-return-link", "href") == f"/tournaments/{tid}"
     carol.wait_for_selector("#result:not([hidden])")
     assert carol.locator("#tournament-return").is_hidden(), "a spectator is not sent anywhere"

@@ -4,6 +4,8 @@ The ``Rematcher`` moves an ``offer.Offer`` through its states (the table is in `
 always under the finished game's lock, the database first (it is the arbiter: an offer is
 either accepted or closed, never both), then the games in memory, then every client.
 
+A tournament's game has none (409): the tournament pairs its players' next games.
+
 The first player to ask opens the rematch table (same variant and rounds, same seats; the
 seat that did not begin the match begins it) and sits down; the other player's clients are
 told. The other player asking takes the seat kept for them (the offer is accepted). A closed
@@ -56,6 +58,8 @@ def seed_begun_by(seed: int, settings: Settings, first: int) -> int:
 
 
 GONE = saying("This rematch offer was withdrawn or declined: ask for a new one instead.")
+IN_TOURNAMENT = saying("A tournament game has no rematch: the tournament pairs your next game by itself.")
+
 
 class Rematcher:
     """The rematch offers of the games the ``authority`` serves."""
@@ -267,9 +271,12 @@ def _answering_seat(game: LiveGame, table: LiveGame | None, token: str | None,
 
 
 def _check_rematch_game(game: LiveGame) -> None:
-    """Refuse (409) a rematch of a game that is not a finished friend game."""
+    """Refuse (409) a rematch of a game that is not a finished friend game, or of a tournament's game."""
     if game.info.mode != Mode.FRIEND:
         raise ServiceError(409, "a rematch is for games between two people: against the AI, open a new table")
+    if game.info.tournament is not None:
+        raise ServiceError(409, "a tournament game has no rematch: the tournament pairs your next game by "
+                           "itself (go back to the tournament's page)", say(IN_TOURNAMENT))
     check_has_game(game.info, "rematch")
     if not game.state.is_over:
         raise ServiceError(409, "the game is still being played: a rematch can be asked for once it is over")

@@ -3,7 +3,8 @@
 // (told by a state message whose `rematch` names it) offers to take the seat kept for them at
 // that same table, or to decline. Until then the asker may withdraw the offer (from either
 // page). A withdrawn or declined offer closes its table (`rematch_closed` says how); either
-// player may then ask again. Against the AI, "Play again" opens a new table.
+// player may then ask again. Against the AI, "Play again" opens a new table. A tournament game (its
+// state names its `tournament`) offers none: the tournament pairs the next game.
 
 import { cleanNickname, getJSON, postJSON, savedNickname, showMessage } from "./api.js";
 import { ERROR_TEXT } from "./connection.js";
@@ -150,11 +151,11 @@ function closedOfferText(closed, seat) {
     : t("{name} withdrew the rematch offer.", { name: asker });
 }
 
-/** The rematch box of the end-of-game summary. */
+/** The rematch box of the end-of-game summary ("Play again" for a seat, but not in a tournament). */
 export function renderRematch() {
   const { rematch, seat } = game.msg;
   const closed = game.msg.rematch_closed;
-  byId("play-again").hidden = !isSeated() || Boolean(rematch);
+  byId("play-again").hidden = !isSeated() || Boolean(rematch) || Boolean(game.msg.tournament);
   const box = byId("rematch");
   box.hidden = !rematch && !closed;
   if (!rematch) {
