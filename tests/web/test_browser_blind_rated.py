@@ -26,6 +26,8 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 TAB_LIMIT = 120
 """The most Tab presses a control may take to reach: a guard against a control Tab never reaches."""
+ACCEPT_WITHIN = 12
+"""The tray of challenges follows the top bar: its Accept is a few Tab presses away, not the whole page."""
 CHALLENGE = {"player": "Ann", "variant": "base", "clock": {"initial": 300, "increment": 5}, "rated": True,
              "seat": 1}
 """Bob's challenge: a rated base game at 5+5, Bob in seat 1 (so the game is the same on every run)."""
@@ -53,12 +55,13 @@ def store(server: LiveServer) -> Iterator[Store]:
     opened.close()
 
 
-def tab_to(page: Any, script: str) -> None:
-    """Press Tab until the focused element passes ``script`` (a test of ``document.activeElement``)."""
+def tab_to(page: Any, script: str) -> int:
+    """Press Tab until the focused element passes ``script`` (a test of ``document.activeElement``):
+    the presses it took."""
     focused = f"() => {{ const node = document.activeElement; return Boolean(node && ({script})); }}"
-    for _ in range(TAB_LIMIT):
+    for presses in range(TAB_LIMIT):
         if page.evaluate(focused):
-            return
+            return presses
         page.keyboard.press("Tab")
     pytest.fail(f"Tab never reached {script}")
 
@@ -69,7 +72,8 @@ def accept_by_keyboard(ann: Any) -> None:
     ann.wait_for_selector(".challenge")
     assert ann.get_attribute("#challenges", "aria-live") == "polite"
     assert ann.inner_text(".challenge p") == "Bob challenges you: Base game · 5+5 · rated"
-    tab_to(ann, "node.classList.contains('challenge-accept')")
+    presses = tab_to(ann, "node.classList.contains('challenge-accept')")
+    assert presses <= ACCEPT_WITHIN, f"{presses} Tab presses to reach Accept"
     ann.keyboard.press("Enter")
     ann.wait_for_url("**/game/*")
     ann.wait_for_selector("#status[data-version]")

@@ -70,9 +70,16 @@ function heard(message) {
   }
 }
 
+/** The challenges' tray: shown at the corner, but placed right after the top bar so the keyboard
+ * reaches a challenge's Accept in a few Tab presses, not after the whole page. */
 function tray() {
-  return find("challenges") || document.body.appendChild(
-    el("aside", { class: "challenges", attrs: { id: "challenges", "aria-live": "polite", "aria-label": t("Challenges") } }));
+  const found = find("challenges");
+  if (found) return found;
+  const made = el("aside", { class: "challenges", attrs: { id: "challenges", "aria-live": "polite", "aria-label": t("Challenges") } });
+  const top = document.querySelector("header.topbar");
+  if (top) top.after(made);
+  else document.body.prepend(made);
+  return made;
 }
 
 function terms(challenge) {
