@@ -41,6 +41,17 @@ function minutes(seconds) {
 
 /** A time control in short: "3+2" (minutes + seconds added after each turn), "2 days" (per
  * move), "untimed" (`clock` null). */
+/** The timed presets of the clock choices (the API's `clock`), shared by the lobby and the tournaments' forms. */
+export const CLOCK_PRESETS = {
+  "3+2": { initial: 180, increment: 2 },
+  "5+5": { initial: 300, increment: 5 },
+  "10+10": { initial: 600, increment: 10 },
+  "1d": { days: 1 },
+  "2d": { days: 2 },
+  "3d": { days: 3 },
+  "7d": { days: 7 },
+};
+
 export function clockName(clock) {
   if (!clock) return t("untimed");
   if (clock.days) return tn("{n} day", "{n} days", clock.days);

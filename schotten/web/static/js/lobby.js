@@ -6,7 +6,7 @@
 import { cleanNickname, getJSON, loadPref, postJSON, savedNickname, savePref, showMessage } from "./api.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
-import { clockName, levelName, resultName, variantName } from "./labels.js";
+import { CLOCK_PRESETS, clockName, levelName, resultName, variantName } from "./labels.js";
 import { currentUser } from "./account.js";
 import { playersLine, seatNames } from "./people.js";
 
@@ -16,16 +16,7 @@ const MAX_SECONDS = 3 * 3600;
 const MAX_INCREMENT = 600;
 const MAX_DAYS = 14;
 /** The time controls of the form's presets (the API's `clock`; null: untimed). */
-const PRESETS = {
-  "3+2": { initial: 180, increment: 2 },
-  "5+5": { initial: 300, increment: 5 },
-  "10+10": { initial: 600, increment: 10 },
-  "1d": { days: 1 },
-  "2d": { days: 2 },
-  "3d": { days: 3 },
-  "7d": { days: 7 },
-  none: null,
-};
+const PRESETS = { ...CLOCK_PRESETS, none: null };
 // The ids of the tables whose seat this browser holds, as the last refresh found them.
 let mine = new Set();
 // The username this browser is logged in as (null: a guest, who plays under a nickname).

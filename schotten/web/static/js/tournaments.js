@@ -8,19 +8,11 @@ import { getJSON, postJSON, showMessage } from "./api.js";
 import { currentUser } from "./account.js";
 import { byId, el, fill } from "./dom.js";
 import { initI18n, t, tn } from "./i18n.js";
-import { VARIANTS, clockName, variantName } from "./labels.js";
+import { CLOCK_PRESETS, VARIANTS, clockName, variantName } from "./labels.js";
 
 const LISTS = { created: "upcoming", started: "running", finished: "finished" };
 /** The time controls of the form's presets (the API's `clock`). */
-const PRESETS = {
-  "3+2": { initial: 180, increment: 2 },
-  "5+5": { initial: 300, increment: 5 },
-  "10+10": { initial: 600, increment: 10 },
-  "1d": { days: 1 },
-  "2d": { days: 2 },
-  "3d": { days: 3 },
-  "7d": { days: 7 },
-};
+const PRESETS = CLOCK_PRESETS;
 const DEFAULT_CLOCK = "5+5";
 const HOUR_MS = 3600 * 1000;
 
